@@ -1,0 +1,3 @@
+import * as core from '@actions/core';
+
+core.info('deploy-action');
