@@ -1,0 +1,15 @@
+export { parseBoolean } from './boolean.ts';
+export { parseChoice } from './choice.ts';
+export { type DurationOptions, formatDuration, parseDuration } from './duration.ts';
+export { InputError, InputErrorCollector, InputErrors } from './input-error.ts';
+export { findJsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.ts';
+export { parseList } from './list.ts';
+export { MAX_DEPLOYMENT_NAME_LENGTH, parseDeploymentName, toDeploymentName } from './name.ts';
+export {
+  parseResourceSpec,
+  RESOURCE_SPEC_BOUNDS,
+  type ResourceSpecBound,
+} from './resource-spec.ts';
+export { parseSecrets, secretValues } from './secrets.ts';
+export { editDistance, nearest } from './suggest.ts';
+export { type ApiUrlOptions, parseApiUrl, parseHttpUrl } from './url.ts';

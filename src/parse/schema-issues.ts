@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { quote } from './quote.ts';
+import { didYouMean } from './suggest.ts';
+
+type Issue = z.ZodError['issues'][number];
+type PathKey = PropertyKey;
+
+/** How many known fields an "unknown field" message may list before it just says so. */
+const MAX_LISTED_FIELDS = 12;
+
+/**
+ * One line per zod issue, for a value the user wrote: the path in the input
+ * (`resource-spec.init_containers[0].image`), what was expected, what was found, and how to
+ * fix it, with "did you mean" for a misspelt field at any level where the schema is strict.
+ */
+export function describeIssues(
+  input: string,
+  schema: z.ZodType,
+  root: unknown,
+  issues: readonly Issue[],
+): string[] {
+  return issues.flatMap((issue) => describeIssue(input, schema, root, issue));
+}
+
+function describeIssue(input: string, schema: z.ZodType, root: unknown, issue: Issue): string[] {
+  const where = formatPath(input, issue.path);
+  const value = valueAt(root, issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const known = knownKeysAt(schema, issue.path);
+      return issue.keys.map(
+        (key) =>
+          `${formatPath(input, [...issue.path, key])}: unknown field.${unknownKeyFix(key, known)}`,
+      );
+    }
+    case 'invalid_type': {
+      if (value === undefined) return [`${where}: missing; this field is required.`];
+      const expected = expectedAt(schema, issue.path, issue.expected);
+      return [
+        `${where}: expected ${expectedName(expected)}, got ${describeValue(value)}.${typeHint(expected, value)}`,
+      ];
+    }
+    case 'too_small':
+      return [`${where}: must be at least ${String(issue.minimum)}, got ${describeValue(value)}.`];
+    case 'too_big':
+      return [`${where}: must be at most ${String(issue.maximum)}, got ${describeValue(value)}.`];
+    default:
+      return [`${where}: ${issue.message}.`];
+  }
+}
+
+function unknownKeyFix(key: string, known: readonly string[]): string {
+  const suggestion = didYouMean(key, known);
+  if (suggestion !== '') return suggestion;
+  if (known.length > 0 && known.length <= MAX_LISTED_FIELDS) {
+    return ` The fields here are: ${known.join(', ')}.`;
+  }
+  return ' Check its spelling or remove it.';
+}
+
+/** `input.a[0].b`, with keys that are not plain words written as `["app.kubernetes.io/name"]`. */
+export function formatPath(input: string, path: readonly PathKey[]): string {
+  return path.reduce<string>((text, key) => {
+    if (typeof key === 'number') return `${text}[${key}]`;
+    const name = String(key);
+    return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+      ? `${text}.${name}`
+      : `${text}[${JSON.stringify(name)}]`;
+  }, input);
+}
+
+/** How a found value reads in a message ("got 0.5", "got the text "2""). */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'an empty value';
+  if (typeof value === 'string') return `the text ${quote(value)}`;
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return String(value);
+}
+
+function expectedName(expected: string): string {
+  const names: Record<string, string> = {
+    int: 'an integer',
+    number: 'a number',
+    string: 'text',
+    boolean: 'true or false',
+    array: 'a list',
+    object: 'a mapping',
+    record: 'a mapping',
+  };
+  return names[expected] ?? expected;
+}
+
+function typeHint(expected: string, value: unknown): string {
+  const numeric = expected === 'int' || expected === 'number';
+  if (
+    numeric &&
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    Number.isFinite(Number(value))
+  ) {
+    return ' Write the number without quotes.';
+  }
+  if (expected === 'int' && typeof value === 'number' && Number.isFinite(value)) {
+    return ' Use a whole number.';
+  }
+  if (expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')) {
+    return ' Put the value in quotes.';
+  }
+  if (value === null) return ' Give a value or remove the field.';
+  return '';
+}
+
+function valueAt(root: unknown, path: readonly PathKey[]): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    if (!Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** The field names of the strict object the path leads to, or [] when it is not one. */
+export function knownKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
+  const target = schemaAt(schema, path);
+  return target instanceof z.ZodObject ? Object.keys(target.shape) : [];
+}
+
+/** The schema that validates the value at `path` (optional wrappers removed). */
+function schemaAt(schema: z.ZodType, path: readonly PathKey[]): z.ZodType | undefined {
+  let current: z.ZodType | undefined = unwrap(schema);
+  for (const key of path) {
+    if (current instanceof z.ZodObject) {
+      const shape = current.shape as Record<string, z.ZodType>;
+      current = Object.hasOwn(shape, String(key)) ? shape[String(key)] : undefined;
+    } else if (current instanceof z.ZodArray) {
+      current = current.element as z.ZodType;
+    } else if (current instanceof z.ZodRecord) {
+      current = current.valueType as z.ZodType;
+    } else {
+      return undefined;
+    }
+    if (current === undefined) return undefined;
+    current = unwrap(current);
+  }
+  return current;
+}
+
+/**
+ * zod names the expected type `number` when a whole-number field gets a string or null;
+ * the schema knows it is an integer, and the message should say so.
+ */
+function expectedAt(schema: z.ZodType, path: readonly PathKey[], expected: string): string {
+  const target = schemaAt(schema, path);
+  const isInteger = target instanceof z.ZodNumber && (target.format?.includes('int') ?? false);
+  return expected === 'number' && isInteger ? 'int' : expected;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  while (current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return current;
+}

@@ -1,0 +1,93 @@
+import { InputError } from './input-error.ts';
+import { quote } from './quote.ts';
+
+export interface ApiUrlOptions {
+  /** Accept plain http for hosts other than loopback (the `allow-insecure-http` input). */
+  allowInsecureHttp: boolean;
+}
+
+/**
+ * The control-plane base URL, normalised: no trailing slash and no trailing `/v2`, because the
+ * API client appends `/v2/...` to every path itself (so `https://host/v2` and `https://host`
+ * both work). Plain http is refused except on loopback, since the API key travels in a header.
+ */
+export function parseApiUrl(input: string, value: string, options: ApiUrlOptions): string {
+  const url = parseAbsoluteHttpUrl(input, value);
+  if (url.search !== '' || url.hash !== '') {
+    // The query is not echoed: it is where tokens (`?key=...`) tend to hide.
+    throw new InputError(
+      input,
+      `Input '${input}' has a query (?...) or fragment (#...). Use the service's base URL only, like https://api.example.com.`,
+    );
+  }
+  if (url.protocol === 'http:' && !options.allowInsecureHttp && !isLoopback(url.hostname)) {
+    throw new InputError(
+      input,
+      `Input '${input}' has ${quote(withoutCredentials(value))}, which uses plain http, so the API key would cross the network unencrypted. Use https, or set allow-insecure-http: true.`,
+    );
+  }
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/v2$/, '').replace(/\/+$/, '');
+  return `${url.origin}${path}`;
+}
+
+/** Any other URL input (custom-url, repo-url): absolute http(s), returned as given (trimmed). */
+export function parseHttpUrl(input: string, value: string): string {
+  parseAbsoluteHttpUrl(input, value);
+  return value.trim();
+}
+
+/**
+ * Credentials in a URL are refused everywhere (not only in api-url): a URL input is sent to the
+ * service, shown in summaries and logs, where a user:token@ part would leak.
+ */
+function parseAbsoluteHttpUrl(input: string, value: string): URL {
+  const text = value.trim();
+  if (text === '') {
+    throw new InputError(
+      input,
+      `Input '${input}' is empty. Give an absolute URL, like https://example.com.`,
+    );
+  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url !== undefined && (url.username !== '' || url.password !== '')) {
+    throw new InputError(
+      input,
+      `Input '${input}' contains credentials (user:password@ before the host). Remove them: credentials go in their own inputs, which are masked.`,
+    );
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw notHttpUrl(input, text);
+  }
+  return url;
+}
+
+function notHttpUrl(input: string, text: string): InputError {
+  if (withoutCredentials(text) !== text) {
+    // Something like user:secret@host without a scheme: say what is wrong without showing it.
+    return new InputError(
+      input,
+      `Input '${input}' is not an absolute http(s) URL. Use one like https://example.com, with no user:password@ before the host.`,
+    );
+  }
+  // `localhost:8080` parses as the scheme `localhost:`: a missing https:// is the likely cause.
+  const fix = text.includes('://')
+    ? 'Use an absolute https:// (or http://) URL, like https://example.com.'
+    : `Add the scheme, like "https://${text}".`;
+  return new InputError(
+    input,
+    `Input '${input}' has ${quote(text)}, which is not an absolute http(s) URL. ${fix}`,
+  );
+}
+
+/** Loopback hosts, as the URL parser normalises them (`127.1` is already `127.0.0.1`). */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * The text with anything before an `@` in the authority hidden (`https://***@host`,
+ * `***@host` when the scheme is missing), so that no message shows a password.
+ */
+function withoutCredentials(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, '$1***@');
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/parse/input-error.ts';
+import { parseApiUrl, parseHttpUrl } from '../../src/parse/url.ts';
+
+function inputErrorOf(parse: () => unknown): InputError {
+  try {
+    parse();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return error as InputError;
+  }
+  throw new Error('expected an InputError, but the parser returned a value');
+}
+
+const secure = { allowInsecureHttp: false };
+
+describe('parseApiUrl', () => {
+  it.each([
+    ['https://api.example.com', 'https://api.example.com'],
+    ['https://api.example.com/', 'https://api.example.com'],
+    ['https://api.example.com/v2', 'https://api.example.com'],
+    ['https://api.example.com/v2/', 'https://api.example.com'],
+    ['https://API.Example.com:443/base/v2', 'https://api.example.com/base'],
+    ['https://api.example.com/v2x', 'https://api.example.com/v2x'],
+    ['http://127.0.0.1:8080/', 'http://127.0.0.1:8080'],
+    ['http://127.1.2.3', 'http://127.1.2.3'],
+    ['http://localhost:3000/v2', 'http://localhost:3000'],
+    ['http://[::1]:9000', 'http://[::1]:9000'],
+    ['  https://api.example.com  ', 'https://api.example.com'],
+  ])('normalises %j to %j', (value, expected) => {
+    expect(parseApiUrl('api-url', value, secure)).toBe(expected);
+  });
+
+  it('accepts plain http elsewhere only when allowed', () => {
+    expect(parseApiUrl('api-url', 'http://cp.internal/', { allowInsecureHttp: true })).toBe(
+      'http://cp.internal',
+    );
+  });
+
+  it.each([
+    ['', /Input 'api-url' is empty\. Give an absolute URL/],
+    [
+      'http://api.example.com',
+      /has "http:\/\/api\.example\.com", which uses plain http.*Use https, or set allow-insecure-http: true\./,
+    ],
+    ['http://128.0.0.1', /uses plain http/],
+    ['http://localhost.evil.com', /uses plain http/],
+    [
+      'api.example.com',
+      /has "api\.example\.com", which is not an absolute http\(s\) URL\. Add the scheme, like "https:\/\/api\.example\.com"\./,
+    ],
+    ['localhost:8080', /Add the scheme, like "https:\/\/localhost:8080"/],
+    [
+      'ftp://api.example.com',
+      /which is not an absolute http\(s\) URL\. Use an absolute https:\/\//,
+    ],
+    [
+      'https://api.example.com?x=1',
+      /has a query \(\?\.\.\.\) or fragment \(#\.\.\.\)\. Use the service's base URL only/,
+    ],
+    ['https://api.example.com/#frag', /has a query/],
+    [
+      'https://user:pw@api.example.com',
+      /contains credentials \(user:password@ before the host\)\. Remove them/,
+    ],
+    ['https://', /is not an absolute http\(s\) URL/],
+  ])('rejects %j', (value, message) => {
+    const error = inputErrorOf(() => parseApiUrl('api-url', value, secure));
+    expect(error.input).toBe('api-url');
+    expect(error.message).toMatch(message);
+  });
+
+  it.each([
+    'https://admin:Pa55word@api.example.com',
+    'https://token-Pa55word@api.example.com',
+    'admin:Pa55word@api.example.com',
+    'ftp://admin:Pa55word@api.example.com',
+    'https://api.example.com/?key=Pa55word',
+    'http://admin:Pa55word@api example.com',
+  ])('never echoes credentials or a query of %j', (value) => {
+    const error = inputErrorOf(() => parseApiUrl('api-url', value, secure));
+    expect(error.message).not.toContain('Pa55word');
+  });
+});
+
+describe('parseHttpUrl', () => {
+  it('returns an absolute http(s) URL as given', () => {
+    expect(parseHttpUrl('repo-url', ' https://github.com/org/repo ')).toBe(
+      'https://github.com/org/repo',
+    );
+    expect(parseHttpUrl('custom-url', 'http://agent.internal:8000')).toBe(
+      'http://agent.internal:8000',
+    );
+  });
+
+  it.each([
+    [
+      'github.com/org/repo',
+      /Input 'repo-url' has "github\.com\/org\/repo", which is not an absolute http\(s\) URL\. Add the scheme/,
+    ],
+    [
+      'git@github.com:org/repo.git',
+      /Input 'repo-url' is not an absolute http\(s\) URL\. Use one like https:\/\/example\.com, with no user:password@/,
+    ],
+    ['https://x-access-token:abc@github.com/org/repo', /contains credentials/],
+  ])('rejects %j', (value, message) => {
+    const error = inputErrorOf(() => parseHttpUrl('repo-url', value));
+    expect(error.input).toBe('repo-url');
+    expect(error.message).toMatch(message);
+  });
+});
