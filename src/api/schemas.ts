@@ -337,3 +337,31 @@ export interface RunStreamChunk {
   event: string;
   data: unknown;
 }
+
+/** ListDeploymentsQuery as sent: bounds from the spec (4.4, section 8). */
+export const ListDeploymentsQuerySchema = z.strictObject({
+  limit: z.number().int().min(1).max(100).optional(),
+  offset: z.number().int().nonnegative().optional(),
+  name_contains: z.string().optional(),
+  status: z.string().optional(),
+  remote_reconciled: z.boolean().optional(),
+  tag_value_ids: z.array(z.string()).optional(),
+  image_version: z.string().optional(),
+  deployment_type: z.enum(DEPLOYMENT_TYPES).optional(),
+  deployment_ids: z.array(z.string()).optional(),
+}) satisfies z.ZodType<ListDeploymentsQuery>;
+
+/**
+ * GET /v2/deployments/{id}/revisions: not in the spec. Servers that offer it answer a page like
+ * the deployment list; a bare array is accepted too, as the whole listing (`unpaginated`).
+ */
+export const RevisionListSchema = z.union([
+  z.looseObject({
+    resources: z.array(RevisionSchema),
+    offset: z.number().int().nullish(),
+  }),
+  z
+    .array(RevisionSchema)
+    .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
+]);
+export type RevisionList = z.infer<typeof RevisionListSchema>;

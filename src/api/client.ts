@@ -1,0 +1,309 @@
+/**
+ * The typed client of the control-plane API: one method per endpoint of
+ * shared/spec/control-plane-api.md (plus DELETE from known-behaviour.md).
+ *
+ * Request bodies are checked with the strict schemas before anything is sent; answers are
+ * checked with the lenient ones, and a body that does not fit is an ApiError, not a crash.
+ * Retries (see http.ts): GET, PATCH and DELETE are retried on transport errors, timeouts, 429
+ * and 502/503/504; POSTs only when the server cannot have acted on them, and creating a
+ * deployment recovers from a lost answer by looking the name up (see create-deployment.ts).
+ */
+import { type CreateDeploymentResult, createDeploymentOnce } from './create-deployment.ts';
+import type { ApiError } from './errors.ts';
+import { invalidResponseError } from './failures.ts';
+import { HttpClient, type HttpClientOptions, type HttpRequest } from './http.ts';
+import { listQueryParams } from './list-query.ts';
+import { paginate } from './pagination.ts';
+import { checkRequest } from './request-check.ts';
+import {
+  type AuthenticateRequest,
+  AuthenticateRequestSchema,
+  type AuthenticateResponse,
+  AuthenticateResponseSchema,
+  type CreateDeploymentRequest,
+  CreateDeploymentRequestSchema,
+  type Deployment,
+  type DeploymentList,
+  DeploymentListSchema,
+  DeploymentSchema,
+  type ListDeploymentsQuery,
+  ListDeploymentsQuerySchema,
+  type Listener,
+  ListenerSchema,
+  type PatchDeploymentRequest,
+  PatchDeploymentRequestSchema,
+  type Revision,
+  RevisionListSchema,
+  RevisionSchema,
+} from './schemas.ts';
+
+export type { CreateDeploymentResult } from './create-deployment.ts';
+
+export type ControlPlaneClientOptions = HttpClientOptions;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * What DELETE answered: `deleted` (2xx), `not-found` (404: no such deployment, or already
+ * gone), `unsupported` (405: this server has no DELETE). The caller decides what each means
+ * for it; every other answer is thrown as an ApiError. DELETE is retried like a GET, so a
+ * repeat after a lost answer can see `not-found` for a deployment its first attempt deleted.
+ */
+export type DeleteOutcome = 'deleted' | 'not-found' | 'unsupported';
+
+/** Page size used when walking every page; the API's maximum. */
+export const MAX_PAGE_SIZE = 100;
+
+const DEPLOYMENTS = '/v2/deployments';
+
+function segment(value: string): string {
+  return encodeURIComponent(value);
+}
+
+export class ControlPlaneClient {
+  readonly #http: HttpClient;
+
+  constructor(options: ControlPlaneClientOptions) {
+    this.#http = new HttpClient(options);
+  }
+
+  /** Closes idle connections. The client must not be used afterwards. */
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+
+  async getListener(listenerId: string, options: CallOptions = {}): Promise<Listener> {
+    return this.#http.json(
+      {
+        method: 'GET',
+        path: `/v2/listeners/${segment(listenerId)}`,
+        subject: { kind: 'listener', id: listenerId },
+        signal: options.signal,
+      },
+      ListenerSchema,
+    );
+  }
+
+  /** Not retried after the request may have reached the server: it can start an auth flow. */
+  async authenticate(
+    body: AuthenticateRequest,
+    options: CallOptions = {},
+  ): Promise<AuthenticateResponse> {
+    const request = checkRequest(AuthenticateRequestSchema, body, 'authenticate request');
+    return this.#http.json(
+      { method: 'POST', path: '/v2/auth/authenticate', body: request, signal: options.signal },
+      AuthenticateResponseSchema,
+    );
+  }
+
+  /**
+   * Creates a deployment, never two: see createDeploymentWithRecovery, which also tells
+   * whether the deployment was found by name after a lost answer.
+   */
+  async createDeployment(
+    body: CreateDeploymentRequest,
+    options: CallOptions = {},
+  ): Promise<Deployment> {
+    return (await this.createDeploymentWithRecovery(body, options)).deployment;
+  }
+
+  /**
+   * Creates a deployment. When the answer is lost (connection dropped, timeout, 5xx), the
+   * deployment is looked up by name before the POST is sent again, and a deployment found that
+   * way is returned with `recovered: true`.
+   */
+  async createDeploymentWithRecovery(
+    body: CreateDeploymentRequest,
+    options: CallOptions = {},
+  ): Promise<CreateDeploymentResult> {
+    const request = checkRequest(CreateDeploymentRequestSchema, body, 'create deployment request');
+    return createDeploymentOnce(
+      this.#http,
+      request,
+      (name, signal) => this.findByName(name, signal ? { signal } : {}),
+      options.signal,
+    );
+  }
+
+  async listDeployments(
+    query: ListDeploymentsQuery = {},
+    options: CallOptions = {},
+  ): Promise<DeploymentList> {
+    const checkedQuery = checkRequest(ListDeploymentsQuerySchema, query, 'list deployments query');
+    return this.#http.json(
+      {
+        method: 'GET',
+        path: DEPLOYMENTS,
+        query: listQueryParams(checkedQuery),
+        signal: options.signal,
+      },
+      DeploymentListSchema,
+    );
+  }
+
+  /**
+   * Every deployment matching the query, page after page (`limit` is the page size, 100 by
+   * default; `offset` where to start). Throws an ApiError if the server's offsets stop moving.
+   */
+  listAllDeployments(
+    query: ListDeploymentsQuery = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<Deployment, void, undefined> {
+    const pageSize = query.limit ?? MAX_PAGE_SIZE;
+    return paginate({
+      startOffset: query.offset ?? 0,
+      pageSize,
+      fetchPage: async (offset) => {
+        const page = await this.listDeployments({ ...query, limit: pageSize, offset }, options);
+        return { items: page.resources, offset: page.offset };
+      },
+      stuck: (sent, returned) => this.#stuck(DEPLOYMENTS, sent, returned),
+    });
+  }
+
+  #stuck(path: string, sent: number, returned: number): ApiError {
+    return invalidResponseError(
+      this.#http.contextFor({ method: 'GET', path }),
+      200,
+      `asked for offset ${sent}, the server pointed to offset ${returned} next; the listing would never end`,
+      1,
+    );
+  }
+
+  /** The deployment whose name is exactly `name` (the server's filter matches substrings). */
+  async findByName(name: string, options: CallOptions = {}): Promise<Deployment | undefined> {
+    for await (const deployment of this.listAllDeployments({ name_contains: name }, options)) {
+      if (deployment.name === name) return deployment;
+    }
+    return undefined;
+  }
+
+  async getDeployment(deploymentId: string, options: CallOptions = {}): Promise<Deployment> {
+    return this.#http.json(
+      {
+        method: 'GET',
+        path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
+        subject: { kind: 'deployment', id: deploymentId },
+        signal: options.signal,
+      },
+      DeploymentSchema,
+    );
+  }
+
+  /**
+   * Updates a deployment. Retried like a GET: a PATCH replaces the fields it carries, so a
+   * repeat converges to the same configuration (a repeat carrying revision fields or secrets
+   * may add a revision with the same content; the answer's latest_revision_id is the newest).
+   */
+  async patchDeployment(
+    deploymentId: string,
+    body: PatchDeploymentRequest,
+    options: CallOptions = {},
+  ): Promise<Deployment> {
+    const request = checkRequest(PatchDeploymentRequestSchema, body, 'patch deployment request');
+    return this.#http.json(
+      {
+        method: 'PATCH',
+        path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
+        body: request,
+        subject: { kind: 'deployment', id: deploymentId },
+        secrets: (request.secrets ?? []).map((secret) => secret.value),
+        signal: options.signal,
+      },
+      DeploymentSchema,
+    );
+  }
+
+  /** POST without a body; not retried once it may have reached the server. */
+  async redeployRevision(
+    deploymentId: string,
+    revisionId: string,
+    options: CallOptions = {},
+  ): Promise<Deployment> {
+    return this.#http.json(
+      {
+        method: 'POST',
+        path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions/${segment(revisionId)}/redeploy`,
+        subject: { kind: 'revision', deploymentId, revisionId },
+        signal: options.signal,
+      },
+      DeploymentSchema,
+    );
+  }
+
+  async getRevision(
+    deploymentId: string,
+    revisionId: string,
+    options: CallOptions = {},
+  ): Promise<Revision> {
+    return this.#http.json(
+      {
+        method: 'GET',
+        path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions/${segment(revisionId)}`,
+        subject: { kind: 'revision', deploymentId, revisionId },
+        signal: options.signal,
+      },
+      RevisionSchema,
+    );
+  }
+
+  /**
+   * Every revision of a deployment, or undefined when the server does not list revisions.
+   *
+   * GET /v2/deployments/{id}/revisions is not in the spec (the production service has it). A
+   * 404 or 405 on the first page is read as "this server has no such listing" rather than
+   * "no such deployment": callers ask about a deployment they have just read.
+   */
+  async listRevisions(
+    deploymentId: string,
+    options: CallOptions = {},
+  ): Promise<Revision[] | undefined> {
+    const path = `${DEPLOYMENTS}/${segment(deploymentId)}/revisions`;
+    let unsupported = false;
+    const pages = paginate<Revision>({
+      startOffset: 0,
+      pageSize: MAX_PAGE_SIZE,
+      fetchPage: async (offset) => {
+        const request: HttpRequest = {
+          method: 'GET',
+          path,
+          query: listQueryParams({ limit: MAX_PAGE_SIZE, offset }),
+          subject: { kind: 'deployment', id: deploymentId },
+          signal: options.signal,
+          acceptStatuses: offset === 0 ? [404, 405] : [],
+        };
+        const answer = await this.#http.send(request);
+        if (answer.status === 404 || answer.status === 405) {
+          unsupported = true;
+          return { items: [], offset: undefined, last: true };
+        }
+        const page = this.#http.parse(request, answer, RevisionListSchema);
+        return {
+          items: page.resources,
+          offset: page.offset,
+          last: 'unpaginated' in page && page.unpaginated === true,
+        };
+      },
+      stuck: (sent, returned) => this.#stuck(path, sent, returned),
+    });
+    const revisions: Revision[] = [];
+    for await (const revision of pages) revisions.push(revision);
+    return unsupported ? undefined : revisions;
+  }
+
+  /** See DeleteOutcome for the mapping of 404 and 405. */
+  async deleteDeployment(deploymentId: string, options: CallOptions = {}): Promise<DeleteOutcome> {
+    const answer = await this.#http.send({
+      method: 'DELETE',
+      path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
+      subject: { kind: 'deployment', id: deploymentId },
+      signal: options.signal,
+      acceptStatuses: [404, 405],
+    });
+    if (answer.status === 404) return 'not-found';
+    if (answer.status === 405) return 'unsupported';
+    return 'deleted';
+  }
+}

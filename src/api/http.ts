@@ -1,0 +1,326 @@
+/**
+ * The HTTP layer of the control-plane client: one base URL, the auth headers on every call, a
+ * deadline per attempt, and retries with backoff for answers that may be different next time.
+ *
+ * Why a hand-written retry loop instead of undici's RetryAgent/RetryHandler: RetryHandler's
+ * `retry` callback would take an injected sleep and random source, but it can only answer
+ * "send the same request again" or "give up". Creating a deployment (POST, not idempotent)
+ * needs something else between attempts: look the deployment up by name and return it instead
+ * of sending the POST again (see create-deployment.ts). That loop has to live above undici
+ * anyway, and one loop for every request keeps one policy, one attempt count for error
+ * messages, and one debug line per attempt. undici does everything below it: connections,
+ * keep-alive, and not following redirects (undici's `request` never follows them unless a
+ * redirect interceptor is composed in, so X-Api-Key never travels to another host).
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, type Dispatcher, request } from 'undici';
+import type { z } from 'zod';
+import { type ErrorBody, parseErrorBody } from './error-body.ts';
+import type { ApiError } from './errors.ts';
+import {
+  describeLocation,
+  httpFailure,
+  invalidResponseError,
+  type RequestContext,
+  redirectFailure,
+  type Subject,
+  transportFailureError,
+} from './failures.ts';
+import { requestHeaders } from './headers.ts';
+import { createRedactor, type Redact } from './redact.ts';
+import {
+  IDEMPOTENT_METHODS,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  retryDelayMs,
+} from './retry-policy.ts';
+import {
+  classifyTransportError,
+  type TransportFailure,
+  timeoutFailure,
+} from './transport-failure.ts';
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  tenantId?: string;
+  /** Deadline of one attempt, from sending to the last byte of the answer. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  sleep?: Sleep;
+  /** Numbers in [0, 1) for the backoff jitter. */
+  random?: () => number;
+  /** Milliseconds since the epoch: durations in debug lines and Retry-After dates. */
+  now?: () => number;
+  /** Receives one line per attempt: method, path, status or error code, duration, retry. */
+  debug?: (line: string) => void;
+  userAgent?: string;
+  /** Values that must never appear in messages or debug lines (besides the API key). */
+  secretValues?: string[];
+  /** Where requests go; by default a private undici Agent that `close()` shuts. */
+  dispatcher?: Dispatcher;
+}
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Endpoint path with encoded parameters, starting with `/`. */
+  path: string;
+  query?: URLSearchParams;
+  /** Sent as JSON. */
+  body?: unknown;
+  subject?: Subject;
+  /** Secret values this request carries, redacted like the API key. */
+  secrets?: readonly string[];
+  signal?: AbortSignal | undefined;
+  /** Error statuses handed back to the caller instead of thrown. */
+  acceptStatuses?: readonly number[];
+  /**
+   * Times this request was already sent by a caller's own loop (the create recovery): they
+   * count towards the retry budget and the attempts reported in errors.
+   */
+  previousAttempts?: number;
+}
+
+export interface HttpAnswer {
+  status: number;
+  text: string;
+  attempts: number;
+}
+
+type AttemptOutcome =
+  | {
+      type: 'answer';
+      status: number;
+      text: string;
+      retryAfter: string | undefined;
+      location: string | undefined;
+    }
+  | { type: 'no-answer'; failure: TransportFailure };
+
+const defaultSleep: Sleep = async (ms, signal) => {
+  await delay(ms, undefined, signal ? { signal } : undefined);
+};
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** A short account of why zod refused a body, for "unexpected response" messages. */
+function describeIssues(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
+    return `${where}: ${issue.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return `${shown.join('; ')}${more}`;
+}
+
+export class HttpClient {
+  readonly policy: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly #baseUrl: string;
+  readonly #headers: Record<string, string>;
+  readonly #tenantIdSent: boolean;
+  readonly #secrets: readonly string[];
+  readonly #sleep: Sleep;
+  readonly #random: () => number;
+  readonly #now: () => number;
+  readonly #debug: ((line: string) => void) | undefined;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+
+  constructor(options: HttpClientOptions) {
+    const base = new URL(options.baseUrl);
+    if (base.username || base.password) {
+      throw new TypeError('the control-plane URL must not carry a user name or password');
+    }
+    // Query and fragment of the input are dropped: endpoint paths are appended to the path.
+    this.#baseUrl = `${base.origin}${base.pathname}`.replace(/\/+$/, '');
+    this.policy = resolveRetryPolicy(options.retry);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#headers = requestHeaders(options);
+    this.#tenantIdSent = Boolean(options.tenantId);
+    this.#secrets = [options.apiKey, ...(options.secretValues ?? [])];
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#random = options.random ?? Math.random;
+    this.#now = options.now ?? Date.now;
+    this.#debug = options.debug;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? new Agent();
+  }
+
+  /** Closes the private connection pool (not a dispatcher passed in). */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  redactorFor(secrets: readonly string[] = []): Redact {
+    return createRedactor([...this.#secrets, ...secrets]);
+  }
+
+  contextFor(req: Pick<HttpRequest, 'method' | 'path' | 'subject' | 'secrets'>): RequestContext {
+    return {
+      method: req.method,
+      path: req.path,
+      subject: req.subject,
+      tenantIdSent: this.#tenantIdSent,
+      redact: this.redactorFor(req.secrets),
+    };
+  }
+
+  /** Writes a debug line, redacted. */
+  log(line: string, redact: Redact = this.redactorFor()): void {
+    this.#debug?.(redact(line));
+  }
+
+  /** The wait before retry number `retryIndex + 1` (0-based), honouring a Retry-After. */
+  retryDelay(retryIndex: number, retryAfterMs: number | undefined): number {
+    return retryDelayMs(retryIndex, this.policy, this.#random, retryAfterMs);
+  }
+
+  /** Sleeps with the injected sleep; an abort of `signal` ends the wait with its reason. */
+  async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.#sleep(ms, signal);
+    } catch (error) {
+      // node's timers reject with their own AbortError; callers expect the signal's reason.
+      signal?.throwIfAborted();
+      throw error;
+    }
+    signal?.throwIfAborted();
+  }
+
+  /**
+   * Sends a request, retrying per the policy, and returns a success answer or one of the
+   * accepted statuses. Anything else is thrown as an ApiError; an abort of `req.signal` is
+   * thrown as the signal's reason.
+   *
+   * GET, DELETE and PATCH are retried on transport errors, timeouts, 429 and 502/503/504.
+   * Other methods are retried only when the server cannot have acted on the request: the
+   * connection was never made, or a 429 turned it away.
+   */
+  async send(req: HttpRequest): Promise<HttpAnswer> {
+    const ctx = this.contextFor(req);
+    const idempotent = IDEMPOTENT_METHODS.has(req.method);
+    for (let attempt = (req.previousAttempts ?? 0) + 1; ; attempt++) {
+      req.signal?.throwIfAborted();
+      const started = this.#now();
+      const outcome = await this.#attempt(req);
+      const took = `${Math.round(this.#now() - started)} ms`;
+      const shown = `${req.method} ${req.path}${req.query?.size ? `?${req.query}` : ''}`;
+
+      if (outcome.type === 'answer' && this.#isAccepted(outcome.status, req)) {
+        this.log(`${shown} → ${outcome.status} in ${took}`, ctx.redact);
+        return { status: outcome.status, text: outcome.text, attempts: attempt };
+      }
+      const error = this.#failure(ctx, outcome, attempt);
+      const safeToRepeat =
+        idempotent ||
+        (outcome.type === 'no-answer' ? outcome.failure.unprocessed : outcome.status === 429);
+      const result = error.code ?? String(error.status);
+      const stop = !error.retryable
+        ? ''
+        : !safeToRepeat
+          ? `; not repeated: ${req.method} is not idempotent`
+          : attempt > this.policy.maxRetries
+            ? `; giving up after ${attempt} attempts`
+            : undefined;
+      if (stop !== undefined) {
+        this.log(`${shown} → ${result} in ${took}${stop}`, ctx.redact);
+        throw error;
+      }
+      const wait = this.retryDelay(attempt - 1, error.retryAfterMs);
+      this.log(
+        `${shown} → ${result} in ${took}; retry ${attempt}/${this.policy.maxRetries} in ${wait} ms`,
+        ctx.redact,
+      );
+      await this.pause(wait, req.signal);
+    }
+  }
+
+  /** `send`, then the body parsed as JSON and checked against a (lenient) schema. */
+  async json<T>(req: HttpRequest, schema: z.ZodType<T>): Promise<T> {
+    return this.parse(req, await this.send(req), schema);
+  }
+
+  /** An answer's body parsed as JSON and checked against a schema, or an ApiError saying why not. */
+  parse<T>(req: HttpRequest, answer: HttpAnswer, schema: z.ZodType<T>): T {
+    const ctx = this.contextFor(req);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer.text);
+    } catch {
+      const problem = answer.text.trim() === '' ? 'the body is empty' : 'the body is not JSON';
+      throw invalidResponseError(ctx, answer.status, problem, answer.attempts);
+    }
+    const checked = schema.safeParse(parsed);
+    if (!checked.success) {
+      throw invalidResponseError(
+        ctx,
+        answer.status,
+        describeIssues(checked.error),
+        answer.attempts,
+      );
+    }
+    return checked.data;
+  }
+
+  #isAccepted(status: number, req: HttpRequest): boolean {
+    return isSuccess(status) || (req.acceptStatuses?.includes(status) ?? false);
+  }
+
+  #failure(ctx: RequestContext, outcome: AttemptOutcome, attempts: number): ApiError {
+    if (outcome.type === 'no-answer') return transportFailureError(ctx, outcome.failure, attempts);
+    const { status } = outcome;
+    if (status >= 300 && status < 400) {
+      const location = describeLocation(outcome.location, this.#baseUrl);
+      return redirectFailure(ctx, status, location, attempts);
+    }
+    const body: ErrorBody = parseErrorBody(outcome.text, ctx.redact);
+    return httpFailure(ctx, {
+      status,
+      body,
+      attempts,
+      retryable: RETRYABLE_STATUSES.has(status),
+      retryAfterMs: parseRetryAfter(outcome.retryAfter, this.#now()),
+    });
+  }
+
+  async #attempt(req: HttpRequest): Promise<AttemptOutcome> {
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    const url = `${this.#baseUrl}${req.path}${req.query?.size ? `?${req.query}` : ''}`;
+    try {
+      const response = await request(url, {
+        method: req.method,
+        headers: this.#headers,
+        body: req.body === undefined ? null : JSON.stringify(req.body),
+        signal,
+        dispatcher: this.#dispatcher,
+      });
+      const text = await response.body.text();
+      return {
+        type: 'answer',
+        status: response.statusCode,
+        text,
+        retryAfter: headerValue(response.headers['retry-after']),
+        location: headerValue(response.headers.location),
+      };
+    } catch (error) {
+      if (req.signal?.aborted) throw req.signal.reason;
+      if (deadline.aborted) return { type: 'no-answer', failure: timeoutFailure(this.timeoutMs) };
+      return { type: 'no-answer', failure: classifyTransportError(error) };
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/** Everything a request handler may read or change, gathered so handlers stay plain functions. */
+
+import type { AuthenticateState } from './authenticate.ts';
+import type { EmulatorClock } from './clock.ts';
+import type { ListenerRegistry } from './listeners.ts';
+import type { RunStreamScripts } from './run-stream.ts';
+import type { DeploymentStore } from './store.ts';
+
+export interface EmulatorSettings {
+  apiKey: string;
+  tenantId: string | undefined;
+  listenersAllowed: boolean;
+  deleteSupported: boolean;
+  listRevisionsSupported: boolean;
+}
+
+export interface EmulatorContext {
+  settings: EmulatorSettings;
+  clock: EmulatorClock;
+  store: DeploymentStore;
+  listeners: ListenerRegistry;
+  authenticate: AuthenticateState;
+  runStreams: RunStreamScripts;
+}

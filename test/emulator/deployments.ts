@@ -1,0 +1,190 @@
+/**
+ * Handlers of /v2/deployments and its revisions: create, list, get, PATCH, DELETE, get revision
+ * and redeploy, with the status codes and error bodies of known-behaviour.md.
+ */
+import {
+  type CreateDeploymentRequest,
+  CreateDeploymentRequestSchema,
+  type PatchDeploymentRequest,
+  PatchDeploymentRequestSchema,
+  type SourceKind,
+} from '../../src/api/schemas.ts';
+import type { EmulatorContext } from './context.ts';
+import { detail, type EmulatorRequest, empty, json, type Reply, type RequestBody } from './http.ts';
+import { listPage, parseListQuery } from './list-query.ts';
+import type { StoredDeployment } from './store.ts';
+import { checkBody, issue, missing, type ValidationIssue, validationError } from './validation.ts';
+import { deploymentView, revisionView } from './views.ts';
+
+const NAME_PATTERN = /^[a-z0-9-]+$/;
+
+function isContainer(source: SourceKind): boolean {
+  return source === 'external_container' || source === 'internal_container';
+}
+
+function notFound(deploymentId: string): Reply {
+  return detail(404, `Deployment ID ${deploymentId} not found`);
+}
+
+function beingDeleted(deployment: StoredDeployment): Reply {
+  return detail(409, `Deployment ${deployment.name} is being deleted`);
+}
+
+function viewOf(context: EmulatorContext, deployment: StoredDeployment) {
+  return deploymentView(context.store, deployment, context.settings.tenantId);
+}
+
+/** The rules of a create body that its schema cannot express (known-behaviour.md). */
+function createRuleIssues(request: CreateDeploymentRequest): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const revisionConfig = request.source_revision_config;
+  if (!NAME_PATTERN.test(request.name)) {
+    issues.push(
+      issue(
+        ['body', 'name'],
+        `String should match pattern '${NAME_PATTERN.source}'`,
+        'string_pattern_mismatch',
+      ),
+    );
+  }
+  if (request.source === 'hosted_repo' && revisionConfig.graph_config_path === undefined) {
+    issues.push(missing(['body', 'source_revision_config', 'graph_config_path']));
+  }
+  if (isContainer(request.source)) {
+    issues.push(...containerRevisionIssues(revisionConfig));
+    if (revisionConfig.image_uri === undefined) {
+      issues.push(missing(['body', 'source_revision_config', 'image_uri']));
+    }
+  }
+  return issues;
+}
+
+function containerRevisionIssues(
+  config: { graph_config_path?: string } | undefined,
+): ValidationIssue[] {
+  if (config?.graph_config_path === undefined) return [];
+  return [
+    issue(
+      ['body', 'source_revision_config', 'graph_config_path'],
+      'graph_config_path must be absent for container sources',
+      'value_error',
+    ),
+  ];
+}
+
+export function createDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const checked = checkBody(CreateDeploymentRequestSchema, request.body);
+  if (!checked.ok) return validationError(checked.issues);
+  const issues = createRuleIssues(checked.value);
+  if (issues.length > 0) return validationError(issues);
+  if (context.store.findByName(checked.value.name) !== undefined) {
+    return detail(409, `A deployment named ${checked.value.name} already exists`);
+  }
+  return json(201, viewOf(context, context.store.create(checked.value)));
+}
+
+export function listDeployments(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const checked = parseListQuery(request.query);
+  if (!checked.ok) return validationError(checked.issues);
+  // Assumed: newest first, the usual order of a console's deployment list.
+  const views = context.store
+    .all()
+    .reverse()
+    .map((deployment) => viewOf(context, deployment));
+  return json(200, listPage(views, checked.filters));
+}
+
+export function getDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const deploymentId = request.params.deploymentId ?? '';
+  const deployment = context.store.find(deploymentId);
+  if (deployment === undefined) return notFound(deploymentId);
+  return json(200, viewOf(context, deployment));
+}
+
+/** Said before the schema's generic "extra input" issue, because the reason is worth knowing. */
+function sourceChangeIssues(body: RequestBody): ValidationIssue[] {
+  if (
+    body.kind === 'json' &&
+    typeof body.value === 'object' &&
+    body.value !== null &&
+    'source' in body.value
+  ) {
+    return [
+      issue(['body', 'source'], 'source cannot be changed after creation', 'extra_forbidden'),
+    ];
+  }
+  return [];
+}
+
+export function patchDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const deploymentId = request.params.deploymentId ?? '';
+  const deployment = context.store.find(deploymentId);
+  if (deployment === undefined) return notFound(deploymentId);
+  const sourceIssues = sourceChangeIssues(request.body);
+  if (sourceIssues.length > 0) return validationError(sourceIssues);
+  const checked = checkBody(PatchDeploymentRequestSchema, request.body);
+  if (!checked.ok) return validationError(checked.issues);
+  const patch: PatchDeploymentRequest = checked.value;
+  const ruleIssues = isContainer(deployment.source)
+    ? containerRevisionIssues(patch.source_revision_config)
+    : [];
+  if (ruleIssues.length > 0) return validationError(ruleIssues);
+  if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
+  context.store.patch(deployment, patch);
+  return json(200, viewOf(context, deployment));
+}
+
+export function deleteDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const deploymentId = request.params.deploymentId ?? '';
+  const deployment = context.store.find(deploymentId);
+  if (deployment === undefined) return notFound(deploymentId);
+  // Assumed idempotent: deleting a deployment already being deleted answers 204 again.
+  context.store.markDeleted(deployment);
+  return empty(204);
+}
+
+export function getRevision(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const { deploymentId = '', revisionId = '' } = request.params;
+  const deployment = context.store.find(deploymentId);
+  if (deployment === undefined) return notFound(deploymentId);
+  const revision = context.store.revision(deployment, revisionId);
+  if (revision === undefined) return detail(404, `Revision ID ${revisionId} not found`);
+  return json(200, revisionView(context.store, revision));
+}
+
+/**
+ * Not in the spec's endpoint table, but the production service lists revisions, newest first,
+ * paged like the deployment list; the action needs it only for `revision-id: previous`.
+ */
+export function listRevisions(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const deploymentId = request.params.deploymentId ?? '';
+  const deployment = context.store.find(deploymentId);
+  if (deployment === undefined) return notFound(deploymentId);
+  const limit = Number(request.query.get('limit') ?? 20);
+  const offset = Number(request.query.get('offset') ?? 0);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+    return validationError([
+      issue(['query', 'limit'], 'Input should be between 1 and 100', 'value_error'),
+    ]);
+  }
+  if (!Number.isInteger(offset) || offset < 0) {
+    return validationError([issue(['query', 'offset'], 'Input should be >= 0', 'value_error')]);
+  }
+  const newestFirst = [...deployment.revisions].reverse();
+  const page = newestFirst.slice(offset, offset + limit);
+  return json(200, {
+    resources: page.map((revision) => revisionView(context.store, revision)),
+    offset: offset + page.length,
+  });
+}
+
+export function redeployRevision(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const { deploymentId = '', revisionId = '' } = request.params;
+  const deployment = context.store.find(deploymentId);
+  if (deployment === undefined) return notFound(deploymentId);
+  const revision = context.store.revision(deployment, revisionId);
+  if (revision === undefined) return detail(404, `Revision ID ${revisionId} not found`);
+  if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
+  context.store.redeploy(deployment, revision);
+  return json(200, viewOf(context, deployment));
+}

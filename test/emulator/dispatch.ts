@@ -1,0 +1,153 @@
+/**
+ * The life of one request: admin requests go straight to the admin API; every other request is
+ * recorded, meets the queued faults, is routed, checked for its key (and workspace), handled,
+ * and answered (or dropped, when a fault says so).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EmulatorContext, EmulatorSettings } from './context.ts';
+import type { FaultDelays, FaultQueue } from './faults.ts';
+import {
+  detail,
+  type EmulatorRequest,
+  headerValue,
+  type Reply,
+  type RequestBody,
+  readBody,
+  sendReply,
+} from './http.ts';
+import { matchRoute, type RouteScope } from './routes.ts';
+import type { Fault, RecordedRequest } from './types.ts';
+
+export const ADMIN_PREFIX = '/_emulator/';
+
+export type AdminHandler = (method: string, path: string, body: RequestBody) => Reply;
+
+export interface Dispatcher {
+  context: EmulatorContext;
+  faults: FaultQueue;
+  delays: FaultDelays;
+  requests: RecordedRequest[];
+  admin: AdminHandler;
+}
+
+const REDACTED_HEADERS = new Set(['x-api-key', 'authorization']);
+
+function recordedHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+  const recorded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    recorded[name] = REDACTED_HEADERS.has(name) ? '<redacted>' : [value].flat().join(', ');
+  }
+  return recorded;
+}
+
+function record(
+  dispatcher: Dispatcher,
+  request: EmulatorRequest,
+  apiKeyOk: boolean,
+): RecordedRequest {
+  const entry: RecordedRequest = {
+    method: request.method,
+    path: request.path,
+    query: Object.fromEntries(request.query),
+    headers: recordedHeaders(request.headers),
+    apiKeyOk,
+    body: request.body.kind === 'json' ? request.body.value : undefined,
+    status: 0,
+    at: dispatcher.context.clock.now(),
+  };
+  dispatcher.requests.push(entry);
+  return entry;
+}
+
+/** 401 for a missing or wrong key (never echoed), 403 when a workspace must be named. */
+function accessRefusal(
+  settings: EmulatorSettings,
+  scope: RouteScope,
+  request: EmulatorRequest,
+): Reply | undefined {
+  if (headerValue(request.headers, 'x-api-key') !== settings.apiKey) {
+    return detail(401, 'Invalid API key');
+  }
+  if (scope === 'app' || settings.tenantId === undefined) return undefined;
+  const tenantId = headerValue(request.headers, 'x-tenant-id');
+  if (tenantId === undefined) {
+    return detail(
+      403,
+      'This API key belongs to an organization: name a workspace in the X-Tenant-Id header.',
+    );
+  }
+  if (tenantId !== settings.tenantId) {
+    return detail(403, 'The workspace named in X-Tenant-Id is not accessible with this API key.');
+  }
+  return undefined;
+}
+
+function handle(dispatcher: Dispatcher, request: EmulatorRequest): Reply {
+  const { context } = dispatcher;
+  const route = matchRoute(context.settings, request.method, request.path);
+  if (route.kind === 'not-found') return detail(404, 'Not Found');
+  if (route.kind === 'method-not-allowed') return detail(405, 'Method Not Allowed');
+  const refusal = accessRefusal(context.settings, route.scope, request);
+  if (refusal !== undefined) return refusal;
+  try {
+    return route.handler(context, { ...request, params: route.params });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return detail(500, `Internal emulator error: ${message}`);
+  }
+}
+
+function injectedReply(fault: Fault): Reply {
+  const status = fault.status ?? 500;
+  const headers = fault.retryAfter === undefined ? undefined : { 'retry-after': fault.retryAfter };
+  return detail(status, `injected ${status}`, headers);
+}
+
+function drop(response: ServerResponse, entry: RecordedRequest, fault: Fault): void {
+  entry.fault = fault.kind;
+  entry.status = 0;
+  response.socket?.destroy();
+}
+
+async function answer(
+  dispatcher: Dispatcher,
+  request: EmulatorRequest,
+  response: ServerResponse,
+  entry: RecordedRequest,
+): Promise<void> {
+  const fault = dispatcher.faults.take(request.method, request.path);
+  if (fault?.kind === 'reset') return drop(response, entry, fault);
+  if (fault !== undefined) entry.fault = fault.kind;
+  if (fault?.kind === 'slow') await dispatcher.delays.wait(fault.delayMs ?? 0);
+  const reply = fault?.kind === 'status' ? injectedReply(fault) : handle(dispatcher, request);
+  // The effect has happened (the handler ran); only the answer is lost.
+  if (fault?.kind === 'commit-then-drop') return drop(response, entry, fault);
+  entry.status = reply.status;
+  sendReply(response, reply);
+}
+
+export async function dispatch(
+  dispatcher: Dispatcher,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
+  const method = (incoming.method ?? 'GET').toUpperCase();
+  const body = await readBody(incoming);
+  if (url.pathname.startsWith(ADMIN_PREFIX)) {
+    sendReply(response, dispatcher.admin(method, url.pathname, body));
+    return;
+  }
+  const request: EmulatorRequest = {
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers: incoming.headers,
+    body,
+    params: {},
+  };
+  const apiKeyOk =
+    headerValue(incoming.headers, 'x-api-key') === dispatcher.context.settings.apiKey;
+  await answer(dispatcher, request, response, record(dispatcher, request, apiKeyOk));
+}

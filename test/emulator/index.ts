@@ -1,0 +1,212 @@
+/**
+ * A control-plane emulator: a real HTTP server on 127.0.0.1 that behaves like the service
+ * described by shared/spec/control-plane-api.md and known-behaviour.md, so the action's tests
+ * run against HTTP instead of mocks.
+ *
+ *   const emulator = await startEmulator({ clock: 'manual', stepMs: 1000 });
+ *   // ... point a client at emulator.url with X-Api-Key: emulator.apiKey ...
+ *   emulator.advance(7000); // the first revision is now DEPLOYED
+ *   await emulator.close();
+ *
+ * Where the documents are silent, the choice made (and why) is commented where it is made.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Deployment, Listener, Revision, Secret } from '../../src/api/schemas.ts';
+import { adminHandler } from './admin.ts';
+import { AuthenticateState } from './authenticate.ts';
+import { type EmulatorClock, manualClock, realClock } from './clock.ts';
+import type { EmulatorContext } from './context.ts';
+import { ADMIN_PREFIX, type Dispatcher, dispatch } from './dispatch.ts';
+import { FaultDelays, FaultQueue } from './faults.ts';
+import { detail, sendReply } from './http.ts';
+import { ListenerRegistry } from './listeners.ts';
+import { RunStreamScripts } from './run-stream.ts';
+import { DeploymentStore } from './store.ts';
+import type {
+  AuthenticateResult,
+  EmulatorOptions,
+  Fault,
+  ListenerInput,
+  RecordedRequest,
+  RevisionScript,
+  RunStreamScript,
+} from './types.ts';
+import { deploymentView, revisionView } from './views.ts';
+
+export type {
+  AuthenticateResult,
+  EmulatorOptions,
+  Fault,
+  FaultKind,
+  ListenerInput,
+  RecordedRequest,
+  RevisionOutcome,
+  RevisionScript,
+  RunStreamEvent,
+  RunStreamScript,
+} from './types.ts';
+
+export const DEFAULT_API_KEY = 'emulator-key';
+const DEFAULT_STEP_MS = 1000;
+
+export interface Emulator {
+  /** 'http://127.0.0.1:PORT'; clients append /v2/... */
+  readonly url: string;
+  readonly apiKey: string;
+  /** Every non-admin request, in order of arrival (a live array, emptied by reset()). */
+  readonly requests: RecordedRequest[];
+  inject(fault: Fault): void;
+  /** Scripts the next revision created for that name (by create, PATCH or redeploy); queues. */
+  scriptRevision(deploymentName: string, script: RevisionScript): void;
+  /** Scripts every later run stream of that deployment, until replaced or reset. */
+  scriptRunStream(deploymentName: string, script: RunStreamScript): void;
+  addListener(listener: ListenerInput): Listener;
+  setAuthenticateResult(result: AuthenticateResult): void;
+  /** Moves a manual clock; throws for a real one. */
+  advance(ms: number): void;
+  /** The deployments as GET would answer them now (deep copies), oldest first. */
+  deployments(): Deployment[];
+  /** The revisions of a deployment as GET would answer them now, oldest first. */
+  revisions(deploymentId: string): Revision[];
+  /** The stored secrets of a deployment, values included (the API answers names only). */
+  secrets(deploymentId: string): Secret[];
+  /** Forgets deployments, listeners, scripts, faults and recorded requests; time goes on. */
+  reset(): void;
+  /** Stops the server, every open connection and every timer. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+class RunningEmulator implements Emulator {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly requests: RecordedRequest[] = [];
+  private readonly server: Server;
+  private readonly clock: EmulatorClock;
+  private readonly context: EmulatorContext;
+  private readonly faults = new FaultQueue();
+  private readonly delays = new FaultDelays();
+  private readonly dispatcher: Dispatcher;
+  private closing: Promise<void> | undefined;
+
+  constructor(server: Server, url: string, options: EmulatorOptions) {
+    const stepMs = options.stepMs ?? DEFAULT_STEP_MS;
+    this.server = server;
+    this.url = url;
+    this.apiKey = options.apiKey ?? DEFAULT_API_KEY;
+    this.clock = options.clock === 'manual' ? manualClock() : realClock();
+    this.context = {
+      settings: {
+        apiKey: this.apiKey,
+        tenantId: options.tenantId,
+        listenersAllowed: options.listenersAllowed ?? true,
+        deleteSupported: options.deleteSupported ?? true,
+        listRevisionsSupported: options.listRevisionsSupported ?? true,
+      },
+      clock: this.clock,
+      store: new DeploymentStore({
+        clock: this.clock,
+        stepMs,
+        deleteAfterMs: options.deleteAfterMs ?? stepMs,
+        appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
+      }),
+      listeners: new ListenerRegistry(this.clock),
+      authenticate: new AuthenticateState(url),
+      runStreams: new RunStreamScripts(),
+    };
+    this.dispatcher = {
+      context: this.context,
+      faults: this.faults,
+      delays: this.delays,
+      requests: this.requests,
+      admin: adminHandler(this, ADMIN_PREFIX),
+    };
+  }
+
+  /** The server's request listener. */
+  handle(incoming: IncomingMessage, response: ServerResponse): void {
+    dispatch(this.dispatcher, incoming, response).catch((error: unknown) => {
+      if (response.headersSent || response.destroyed) return;
+      const message = error instanceof Error ? error.message : String(error);
+      sendReply(response, detail(500, `Internal emulator error: ${message}`));
+    });
+  }
+
+  inject(fault: Fault): void {
+    this.faults.inject(fault);
+  }
+
+  scriptRevision(deploymentName: string, script: RevisionScript): void {
+    this.context.store.scriptNextRevision(deploymentName, { ...script });
+  }
+
+  scriptRunStream(deploymentName: string, script: RunStreamScript): void {
+    this.context.runStreams.set(deploymentName, script);
+  }
+
+  addListener(listener: ListenerInput): Listener {
+    return this.context.listeners.add(listener);
+  }
+
+  setAuthenticateResult(result: AuthenticateResult): void {
+    this.context.authenticate.set(result);
+  }
+
+  advance(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  deployments(): Deployment[] {
+    const { store, settings } = this.context;
+    return store.all().map((deployment) => deploymentView(store, deployment, settings.tenantId));
+  }
+
+  revisions(deploymentId: string): Revision[] {
+    const { store } = this.context;
+    const deployment = store.find(deploymentId);
+    return deployment?.revisions.map((revision) => revisionView(store, revision)) ?? [];
+  }
+
+  secrets(deploymentId: string): Secret[] {
+    const deployment = this.context.store.find(deploymentId);
+    return deployment?.secrets.map((secret) => ({ ...secret })) ?? [];
+  }
+
+  reset(): void {
+    this.context.store.reset();
+    this.context.listeners.reset();
+    this.context.authenticate.reset();
+    this.context.runStreams.reset();
+    this.faults.clear();
+    this.requests.length = 0;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= new Promise((resolve, reject) => {
+      this.delays.cancelAll();
+      this.server.close((error) => (error === undefined ? resolve() : reject(error)));
+      // Also ends hanging run streams, whose heartbeat timers stop when their connection closes.
+      this.server.closeAllConnections();
+    });
+    return this.closing;
+  }
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  // Requests can only arrive once listen() has resolved, and by then `emulator` is set.
+  let emulator: RunningEmulator | undefined;
+  const server = createServer((incoming, response) => emulator?.handle(incoming, response));
+  const port = await listen(server, options.port ?? 0);
+  emulator = new RunningEmulator(server, `http://127.0.0.1:${port}`, options);
+  return emulator;
+}

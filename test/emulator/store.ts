@@ -1,0 +1,245 @@
+/**
+ * The emulator's deployments and revisions, and the rules that change them: creating, patching,
+ * redeploying and deleting. Statuses are not stored; they are computed from the clock
+ * (lifecycle.ts), and a deleted deployment disappears once its deletion time has passed.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type {
+  CreateDeploymentRequest,
+  PatchDeploymentRequest,
+  Secret,
+  SourceConfig,
+  SourceKind,
+  SourceRevisionConfig,
+} from '../../src/api/schemas.ts';
+import type { EmulatorClock } from './clock.ts';
+import {
+  isPending,
+  planFor,
+  type RevisionPlan,
+  type RevisionState,
+  revisionStateAt,
+} from './lifecycle.ts';
+import type { RevisionScript } from './types.ts';
+
+export interface StoredRevisionConfig extends SourceRevisionConfig {
+  repo_commit_sha: string;
+}
+
+export interface StoredRevision {
+  id: string;
+  deploymentId: string;
+  source: SourceKind;
+  createdAt: number;
+  stepMs: number;
+  plan: RevisionPlan;
+  /** Set when a newer revision arrived while this one was still pending: it is then SKIPPED. */
+  supersededAt?: number;
+  /** The deployment's source_config when the revision was made. */
+  sourceConfig: SourceConfig;
+  sourceRevisionConfig: StoredRevisionConfig;
+}
+
+export interface StoredDeployment {
+  id: string;
+  name: string;
+  source: SourceKind;
+  sourceConfig: SourceConfig;
+  secrets: Secret[];
+  createdAt: number;
+  updatedAt: number;
+  /** Oldest first; the last one is latest_revision_id. */
+  revisions: StoredRevision[];
+  deletedAt?: number;
+}
+
+export interface StoreSettings {
+  clock: EmulatorClock;
+  stepMs: number;
+  deleteAfterMs: number;
+  /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
+  appUrlFor: (name: string) => string;
+}
+
+/** A stable, commit-like sha, so that tests can predict it from what was deployed. */
+export function fakeCommitSha(config: SourceRevisionConfig): string {
+  const basis = config.repo_ref ?? config.image_uri ?? '';
+  return createHash('sha1').update(basis).digest('hex');
+}
+
+/** Fields that make a PATCH build a new revision (known-behaviour.md). */
+function patchMakesRevision(patch: PatchDeploymentRequest): boolean {
+  const revisionConfig = patch.source_revision_config ?? {};
+  const changesCode =
+    revisionConfig.repo_ref !== undefined ||
+    revisionConfig.graph_config_path !== undefined ||
+    revisionConfig.image_uri !== undefined;
+  return changesCode || (patch.secrets?.length ?? 0) > 0;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, each]) => each !== undefined)) as T;
+}
+
+export class DeploymentStore {
+  private readonly settings: StoreSettings;
+  private readonly byId = new Map<string, StoredDeployment>();
+  private readonly revisionScripts = new Map<string, RevisionScript[]>();
+
+  constructor(settings: StoreSettings) {
+    this.settings = settings;
+  }
+
+  private now(): number {
+    return this.settings.clock.now();
+  }
+
+  /** A deleted deployment stays (AWAITING_DELETE) for deleteAfterMs, then is gone for good. */
+  private forgetDeleted(): void {
+    const now = this.now();
+    for (const [id, deployment] of this.byId) {
+      if (
+        deployment.deletedAt !== undefined &&
+        now >= deployment.deletedAt + this.settings.deleteAfterMs
+      ) {
+        this.byId.delete(id);
+      }
+    }
+  }
+
+  all(): StoredDeployment[] {
+    this.forgetDeleted();
+    return [...this.byId.values()];
+  }
+
+  find(id: string): StoredDeployment | undefined {
+    this.forgetDeleted();
+    return this.byId.get(id);
+  }
+
+  /** A deployment being deleted still holds its name until it is gone. */
+  findByName(name: string): StoredDeployment | undefined {
+    return this.all().find((deployment) => deployment.name === name);
+  }
+
+  isDeleting(deployment: StoredDeployment): boolean {
+    return deployment.deletedAt !== undefined;
+  }
+
+  create(request: CreateDeploymentRequest): StoredDeployment {
+    const now = this.now();
+    const sourceConfig = withoutUndefined({ ...request.source_config });
+    if (request.source === 'hosted_repo') {
+      // The server owns a hosted deployment's URL; a user-given one is assumed to be ignored.
+      sourceConfig.custom_url = this.settings.appUrlFor(request.name);
+    }
+    const deployment: StoredDeployment = {
+      id: randomUUID(),
+      name: request.name,
+      source: request.source,
+      sourceConfig,
+      secrets: request.secrets.map((secret) => ({ ...secret })),
+      createdAt: now,
+      updatedAt: now,
+      revisions: [],
+    };
+    this.byId.set(deployment.id, deployment);
+    this.addRevision(deployment, request.source_revision_config);
+    return deployment;
+  }
+
+  /** Applies a PATCH, building a new revision when it changes code or secrets. */
+  patch(deployment: StoredDeployment, patch: PatchDeploymentRequest): void {
+    if (patch.source_config !== undefined) {
+      // A shallow merge: each given member (resource_spec included) replaces the old one whole.
+      Object.assign(deployment.sourceConfig, withoutUndefined(patch.source_config));
+    }
+    if (patch.secrets !== undefined && patch.secrets.length > 0) {
+      // Assumed: the given list is the new set (the real service documents only "empty = keep").
+      deployment.secrets = patch.secrets.map((secret) => ({ ...secret }));
+    }
+    deployment.updatedAt = this.now();
+    if (!patchMakesRevision(patch)) return;
+    const latest = this.latestRevision(deployment);
+    this.addRevision(deployment, {
+      ...withoutCommitSha(latest?.sourceRevisionConfig),
+      ...withoutUndefined(patch.source_revision_config ?? {}),
+    });
+  }
+
+  /** A new revision with the code of `revision` and the deployment's current settings. */
+  redeploy(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
+    deployment.updatedAt = this.now();
+    return this.addRevision(deployment, withoutCommitSha(revision.sourceRevisionConfig));
+  }
+
+  markDeleted(deployment: StoredDeployment): void {
+    deployment.deletedAt ??= this.now();
+    deployment.updatedAt = this.now();
+  }
+
+  latestRevision(deployment: StoredDeployment): StoredRevision | undefined {
+    return deployment.revisions.at(-1);
+  }
+
+  revision(deployment: StoredDeployment, revisionId: string): StoredRevision | undefined {
+    return deployment.revisions.find((revision) => revision.id === revisionId);
+  }
+
+  revisionState(revision: StoredRevision): RevisionState {
+    return revisionStateAt(
+      revision.plan,
+      revision.createdAt,
+      revision.stepMs,
+      this.now(),
+      revision.supersededAt,
+    );
+  }
+
+  /** The newest revision that is DEPLOYED now: what the deployment actually serves. */
+  activeRevision(deployment: StoredDeployment): StoredRevision | undefined {
+    return deployment.revisions.findLast(
+      (revision) => this.revisionState(revision).status === 'DEPLOYED',
+    );
+  }
+
+  scriptNextRevision(name: string, script: RevisionScript): void {
+    const queue = this.revisionScripts.get(name) ?? [];
+    queue.push(script);
+    this.revisionScripts.set(name, queue);
+  }
+
+  reset(): void {
+    this.byId.clear();
+    this.revisionScripts.clear();
+  }
+
+  private addRevision(deployment: StoredDeployment, config: SourceRevisionConfig): StoredRevision {
+    const now = this.now();
+    for (const older of deployment.revisions) {
+      if (older.supersededAt === undefined && isPending(this.revisionState(older))) {
+        older.supersededAt = now;
+      }
+    }
+    const script = this.revisionScripts.get(deployment.name)?.shift();
+    const revisionConfig = withoutUndefined(config);
+    const revision: StoredRevision = {
+      id: randomUUID(),
+      deploymentId: deployment.id,
+      source: deployment.source,
+      createdAt: now,
+      stepMs: script?.stepMs ?? this.settings.stepMs,
+      plan: planFor(script),
+      sourceConfig: structuredClone(deployment.sourceConfig),
+      sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },
+    };
+    deployment.revisions.push(revision);
+    return revision;
+  }
+}
+
+function withoutCommitSha(config: StoredRevisionConfig | undefined): SourceRevisionConfig {
+  if (config === undefined) return {};
+  const { repo_commit_sha: _sha, ...rest } = config;
+  return rest;
+}

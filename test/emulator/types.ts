@@ -1,0 +1,120 @@
+/**
+ * The public vocabulary of the control-plane emulator: its options, the faults and scripts a test
+ * can queue, and what it records. These names are a contract shared with the API client's tests
+ * and the action's end-to-end tests: change them only together with those.
+ */
+
+export interface EmulatorOptions {
+  /** The only key accepted in X-Api-Key. Default 'emulator-key'. */
+  apiKey?: string;
+  /** When set, every /v2 request must carry this X-Tenant-Id (an organization-scoped key). */
+  tenantId?: string;
+  /** Default true; false makes GET /v2/listeners/{id} answer 403 (not an enterprise plan). */
+  listenersAllowed?: boolean;
+  /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
+  deleteSupported?: boolean;
+  /**
+   * Default true: GET /v2/deployments/{id}/revisions lists revisions (newest first). The spec's
+   * endpoint table does not have it; the production service does. false: the route is absent.
+   */
+  listRevisionsSupported?: boolean;
+  /** How long each non-terminal revision status lasts, in emulator ms. Default 1000. */
+  stepMs?: number;
+  /** 'real' follows Date.now(); 'manual' moves only with advance(ms). Default 'real'. */
+  clock?: 'real' | 'manual';
+  /** How long a deleted deployment reports AWAITING_DELETE before it is gone. Default stepMs. */
+  deleteAfterMs?: number;
+  /** Default 0 (a free port). The host is always 127.0.0.1. */
+  port?: number;
+}
+
+export type FaultKind = 'status' | 'reset' | 'slow' | 'commit-then-drop';
+
+export interface Fault {
+  /** Matches when absent or equal (case-insensitive) to the request method. */
+  method?: string;
+  /** Matches when absent, equal to the URL path (without query), or a RegExp that matches it. */
+  path?: string | RegExp;
+  /** How many matching requests the fault hits. Default 1. */
+  times?: number;
+  /**
+   * - 'status': answer `status` with {detail: "injected <status>"} (and Retry-After if given);
+   * - 'reset': destroy the socket without answering;
+   * - 'slow': wait `delayMs` real milliseconds, then answer normally;
+   * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered.
+   */
+  kind: FaultKind;
+  status?: number;
+  retryAfter?: string;
+  delayMs?: number;
+}
+
+export type RevisionOutcome =
+  | 'deploy'
+  | 'create-fail'
+  | 'build-fail'
+  | 'deploy-fail'
+  | 'interrupt'
+  | 'stay'
+  | 'unknown-status';
+
+export interface RevisionScript {
+  outcome: RevisionOutcome;
+  /** The failed revision's status_message. */
+  statusMessage?: string;
+  /** For 'stay': the status it stays in forever. Default BUILDING. */
+  stayAt?: string;
+  /** For 'unknown-status': the unknown status shown for one step. Default WARMING_UP. */
+  customStatus?: string;
+  /** Overrides EmulatorOptions.stepMs for this revision. */
+  stepMs?: number;
+}
+
+export interface RunStreamEvent {
+  event: string;
+  data: unknown;
+}
+
+export interface RunStreamScript {
+  /** Replaces the default events (metadata, one event per stream mode). `end` still follows. */
+  events?: RunStreamEvent[];
+  /** An `error` event sent after the events. */
+  error?: { error: string; message: string };
+  /** Close the stream without an `end` event. */
+  omitEnd?: boolean;
+  /** Send the events, then keep the connection open with ':' heartbeats every 100 ms. */
+  hang?: boolean;
+  /** Write a ':' heartbeat comment after every N events. */
+  heartbeatEvery?: number;
+}
+
+export interface ListenerInput {
+  id?: string;
+  compute_id?: string;
+  k8s_namespaces?: string[] | null;
+}
+
+export interface AuthenticateResult {
+  token?: string;
+  url?: string;
+  auth_id?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** URL path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** Lower-case names; the values of x-api-key and authorization are replaced by '<redacted>'. */
+  headers: Record<string, string>;
+  /** Whether X-Api-Key carried the emulator's key (the key itself is never recorded). */
+  apiKeyOk: boolean;
+  /** The parsed JSON body; undefined when there was none or it was not JSON. */
+  body: unknown;
+  /** The status answered; 0 when the socket was destroyed without an answer. */
+  status: number;
+  /** The fault that hit this request, if any. */
+  fault?: FaultKind;
+  /** Emulator time (ms since the Unix epoch on the emulator's clock) when the request arrived. */
+  at: number;
+}

@@ -1,0 +1,1032 @@
+/**
+ * The control-plane emulator, exercised over real HTTP with plain fetch (not the action's client),
+ * so that the client and the action are later tested against a server known to behave like
+ * shared/spec/known-behaviour.md.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+
+const KEY = 'emulator-key';
+const STEP = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const HAPPY_PATH = [
+  'CREATING',
+  'QUEUED',
+  'AWAITING_BUILD',
+  'BUILDING',
+  'AWAITING_DEPLOY',
+  'DEPLOYING',
+];
+const EMULATOR_DIR = resolve(import.meta.dirname, '../emulator');
+
+type Json = Record<string, unknown> & { detail?: unknown };
+
+interface Answer {
+  status: number;
+  body: Json;
+  headers: Headers;
+}
+
+interface CallOptions {
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  key?: string | null;
+}
+
+let emulator: Emulator;
+
+async function start(options: EmulatorOptions = {}): Promise<Emulator> {
+  await emulator?.close();
+  emulator = await startEmulator({ clock: 'manual', stepMs: STEP, ...options });
+  return emulator;
+}
+
+beforeEach(async () => {
+  emulator = await startEmulator({ clock: 'manual', stepMs: STEP });
+});
+
+afterEach(async () => {
+  await emulator.close();
+});
+
+async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? KEY : options.key;
+  if (key !== null) headers['x-api-key'] = key;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(`${emulator.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text === '' ? {} : JSON.parse(text),
+    headers: response.headers,
+  };
+}
+
+function hostedBody(name: string, extra: Record<string, unknown> = {}) {
+  return {
+    name,
+    source: 'hosted_repo',
+    source_config: { repo_url: 'https://example.test/agent.git' },
+    source_revision_config: { repo_ref: 'main', graph_config_path: 'agent/graph.json' },
+    secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-secret-value' }],
+    ...extra,
+  };
+}
+
+function containerBody(name: string, revisionConfig: Record<string, unknown>) {
+  return {
+    name,
+    source: 'external_container',
+    source_config: { custom_url: 'https://agent.example.test' },
+    source_revision_config: revisionConfig,
+    secrets: [],
+  };
+}
+
+async function create(name: string, extra: Record<string, unknown> = {}): Promise<Json> {
+  const answer = await call('POST', '/v2/deployments', { body: hostedBody(name, extra) });
+  expect(answer.status).toBe(201);
+  return answer.body;
+}
+
+async function revisionStatus(deploymentId: unknown, revisionId: unknown): Promise<unknown> {
+  const answer = await call('GET', `/v2/deployments/${deploymentId}/revisions/${revisionId}`);
+  expect(answer.status).toBe(200);
+  return answer.body.status;
+}
+
+/** The status at each step, read over HTTP, advancing the manual clock one step at a time. */
+async function statusWalk(
+  deploymentId: unknown,
+  revisionId: unknown,
+  steps: number,
+): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  for (let step = 0; step < steps; step++) {
+    seen.push(await revisionStatus(deploymentId, revisionId));
+    emulator.advance(STEP);
+  }
+  return seen;
+}
+
+function locs(answer: Answer): unknown[] {
+  expect(answer.status).toBe(422);
+  expect(Array.isArray(answer.body.detail)).toBe(true);
+  return (answer.body.detail as { loc: unknown }[]).map((issue) => issue.loc);
+}
+
+describe('authentication', () => {
+  it('refuses a missing or wrong API key with 401 and never echoes the key', async () => {
+    const missing = await call('GET', '/v2/deployments', { key: null });
+    const wrong = await call('GET', '/v2/deployments', { key: 'not-the-key-12345' });
+    expect(missing).toMatchObject({ status: 401, body: { detail: 'Invalid API key' } });
+    expect(wrong.status).toBe(401);
+    expect(JSON.stringify(wrong.body)).not.toContain('not-the-key-12345');
+    expect(emulator.requests.map((request) => request.apiKeyOk)).toEqual([false, false]);
+    expect(emulator.requests[1]?.headers['x-api-key']).toBe('<redacted>');
+  });
+
+  it('records a good key as apiKeyOk without keeping its value', async () => {
+    await call('GET', '/v2/deployments?limit=5');
+    const [request] = emulator.requests;
+    expect(request).toMatchObject({
+      method: 'GET',
+      path: '/v2/deployments',
+      query: { limit: '5' },
+    });
+    expect(request?.apiKeyOk).toBe(true);
+    expect(JSON.stringify(request)).not.toContain(KEY);
+  });
+
+  it('asks for a workspace (X-Tenant-Id) when the key is organization-scoped', async () => {
+    await start({ tenantId: 'workspace-1' });
+    const without = await call('GET', '/v2/deployments');
+    expect(without.status).toBe(403);
+    expect(without.body.detail).toMatch(/workspace/);
+    expect(without.body.detail).toMatch(/X-Tenant-Id/);
+    const other = await call('GET', '/v2/deployments', {
+      headers: { 'x-tenant-id': 'workspace-2' },
+    });
+    expect(other.status).toBe(403);
+    const right = await call('GET', '/v2/deployments', {
+      headers: { 'x-tenant-id': 'workspace-1' },
+    });
+    expect(right.status).toBe(200);
+  });
+});
+
+describe('create', () => {
+  it('answers 201 with the deployment, its first revision and server-filled fields', async () => {
+    const deployment = await create('agent');
+    expect(deployment.id).toMatch(UUID);
+    expect(deployment.latest_revision_id).toMatch(UUID);
+    expect(deployment).toMatchObject({
+      name: 'agent',
+      source: 'hosted_repo',
+      status: 'READY',
+      active_revision_id: null,
+      source_config: {
+        repo_url: 'https://example.test/agent.git',
+        custom_url: `${emulator.url}/apps/agent`,
+      },
+      source_revision_config: { repo_ref: 'main', graph_config_path: 'agent/graph.json' },
+    });
+    expect(Date.parse(String(deployment.created_at))).not.toBeNaN();
+    const sha = (deployment.source_revision_config as Json).repo_commit_sha;
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    const second = await create('agent-two');
+    expect((second.source_revision_config as Json).repo_commit_sha).toBe(sha);
+  });
+
+  it('answers secret names only and keeps the values for assertions', async () => {
+    const deployment = await create('agent');
+    expect(deployment.secrets).toEqual([{ name: 'OPENAI_API_KEY' }]);
+    expect(JSON.stringify(deployment)).not.toContain('sk-secret-value');
+    expect(emulator.secrets(String(deployment.id))).toEqual([
+      { name: 'OPENAI_API_KEY', value: 'sk-secret-value' },
+    ]);
+  });
+
+  it('keeps the custom_url of an external container', async () => {
+    const answer = await call('POST', '/v2/deployments', {
+      body: containerBody('box', { image_uri: 'registry.test/agent:1' }),
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.source_config).toMatchObject({ custom_url: 'https://agent.example.test' });
+  });
+
+  it('answers 409 for a name that exists', async () => {
+    await create('agent');
+    const again = await call('POST', '/v2/deployments', { body: hostedBody('agent') });
+    expect(again.status).toBe(409);
+    expect(typeof again.body.detail).toBe('string');
+    expect(emulator.deployments()).toHaveLength(1);
+  });
+
+  it('answers 422 for a name that is not lower-case letters, digits and dashes', async () => {
+    const answer = await call('POST', '/v2/deployments', { body: hostedBody('My_Agent') });
+    expect(locs(answer)).toEqual([['body', 'name']]);
+  });
+
+  it('answers 422 when a hosted repository has no graph_config_path', async () => {
+    const body = hostedBody('agent', { source_revision_config: { repo_ref: 'main' } });
+    const answer = await call('POST', '/v2/deployments', { body });
+    expect(locs(answer)).toEqual([['body', 'source_revision_config', 'graph_config_path']]);
+    expect(answer.body.detail).toEqual([expect.objectContaining({ type: 'missing' })]);
+  });
+
+  it('answers 422 for a container without an image, or with a graph_config_path', async () => {
+    const noImage = await call('POST', '/v2/deployments', { body: containerBody('box', {}) });
+    expect(locs(noImage)).toEqual([['body', 'source_revision_config', 'image_uri']]);
+    const withGraph = await call('POST', '/v2/deployments', {
+      body: containerBody('box', { image_uri: 'registry.test/a:1', graph_config_path: 'g.json' }),
+    });
+    expect(locs(withGraph)).toEqual([['body', 'source_revision_config', 'graph_config_path']]);
+  });
+
+  it('answers 422 with pydantic-like locations for schema errors', async () => {
+    const body = hostedBody('agent', {
+      source_config: { resource_spec: { cpu: -1, cpux: 2 } },
+    });
+    const answer = await call('POST', '/v2/deployments', { body });
+    expect(answer.body.detail).toEqual(
+      expect.arrayContaining([
+        {
+          loc: ['body', 'source_config', 'resource_spec', 'cpu'],
+          msg: expect.any(String),
+          type: 'greater_than_equal',
+        },
+        {
+          loc: ['body', 'source_config', 'resource_spec', 'cpux'],
+          msg: 'Extra inputs are not permitted',
+          type: 'extra_forbidden',
+        },
+      ]),
+    );
+    const { secrets: _secrets, ...withoutSecrets } = hostedBody('agent');
+    const missing = await call('POST', '/v2/deployments', { body: withoutSecrets });
+    expect(missing.body.detail).toEqual([
+      { loc: ['body', 'secrets'], msg: 'Field required', type: 'missing' },
+    ]);
+  });
+
+  it('answers 422 for a body that is not JSON, or none', async () => {
+    const notJson = await call('POST', '/v2/deployments', { rawBody: '{name: oops' });
+    expect(locs(notJson)).toEqual([['body']]);
+    expect(notJson.body.detail).toEqual([expect.objectContaining({ type: 'json_invalid' })]);
+    expect(JSON.stringify(notJson.body)).not.toContain('oops');
+    const none = await call('POST', '/v2/deployments');
+    expect(locs(none)).toEqual([['body']]);
+  });
+});
+
+describe('list', () => {
+  it('pages with limit and offset, newest first, and returns the next offset', async () => {
+    for (const name of ['a-1', 'a-2', 'a-3', 'a-4', 'a-5']) await create(name);
+    const names: unknown[] = [];
+    const offsets: unknown[] = [];
+    let offset = 0;
+    for (;;) {
+      const page = await call('GET', `/v2/deployments?limit=2&offset=${offset}`);
+      expect(page.status).toBe(200);
+      const resources = page.body.resources as Json[];
+      names.push(...resources.map((deployment) => deployment.name));
+      offsets.push(page.body.offset);
+      offset = Number(page.body.offset);
+      if (resources.length < 2) break;
+    }
+    expect(names).toEqual(['a-5', 'a-4', 'a-3', 'a-2', 'a-1']);
+    expect(offsets).toEqual([2, 4, 5]);
+    const past = await call('GET', '/v2/deployments?offset=5');
+    expect(past.body).toEqual({ resources: [], offset: 5 });
+  });
+
+  it('defaults to 20 per page', async () => {
+    for (let index = 0; index < 21; index++) await create(`d-${index}`);
+    const page = await call('GET', '/v2/deployments');
+    expect(page.body.resources).toHaveLength(20);
+    expect(page.body.offset).toBe(20);
+  });
+
+  it('filters by name substring, status, ids, remote reconciliation, tags and type', async () => {
+    const first = await create('shop-agent');
+    const second = await create('shop-agent-preview', {
+      source_config: { listener_id: '5f0c9a3e-6c1d-4a55-9a57-1e3c9e1a7b11' },
+    });
+    await create('other');
+    const names = async (query: string) =>
+      ((await call('GET', `/v2/deployments?${query}`)).body.resources as Json[]).map((d) => d.name);
+    expect(await names('name_contains=shop-agent')).toEqual(['shop-agent-preview', 'shop-agent']);
+    expect(await names(`deployment_ids=${first.id},${second.id}`)).toEqual([
+      'shop-agent-preview',
+      'shop-agent',
+    ]);
+    expect(await names('remote_reconciled=true')).toEqual(['shop-agent-preview']);
+    expect(await names('remote_reconciled=false')).toEqual(['other', 'shop-agent']);
+    expect(await names('tag_value_ids=0f1e2d3c-0000-4000-8000-000000000001')).toEqual([]);
+    expect(await names('deployment_type=prod')).toEqual([]);
+    expect(await names('image_version=0.4.0&name_contains=other')).toEqual(['other']);
+    await call('DELETE', `/v2/deployments/${first.id}`);
+    expect(await names('status=AWAITING_DELETE')).toEqual(['shop-agent']);
+    expect(await names('status=READY')).toEqual(['other', 'shop-agent-preview']);
+  });
+
+  it('answers 422 for a limit or offset out of bounds, and for bad enums', async () => {
+    expect(locs(await call('GET', '/v2/deployments?limit=0'))).toEqual([['query', 'limit']]);
+    expect(locs(await call('GET', '/v2/deployments?limit=101'))).toEqual([['query', 'limit']]);
+    expect(locs(await call('GET', '/v2/deployments?limit=ten'))).toEqual([['query', 'limit']]);
+    expect(locs(await call('GET', '/v2/deployments?offset=-1'))).toEqual([['query', 'offset']]);
+    expect(locs(await call('GET', '/v2/deployments?status=GONE&deployment_type=huge'))).toEqual([
+      ['query', 'status'],
+      ['query', 'deployment_type'],
+    ]);
+    expect((await call('GET', '/v2/deployments?limit=100')).status).toBe(200);
+  });
+});
+
+describe('get', () => {
+  it('answers the deployment, or 404 naming the ID', async () => {
+    const deployment = await create('agent');
+    const found = await call('GET', `/v2/deployments/${deployment.id}`);
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual(deployment);
+    const missing = await call('GET', '/v2/deployments/0b5ad0e4-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toBe(
+      'Deployment ID 0b5ad0e4-0000-4000-8000-000000000000 not found',
+    );
+  });
+
+  it('answers 404 for an unknown path and 405 for an unknown method', async () => {
+    expect((await call('GET', '/v2/nothing-here')).status).toBe(404);
+    expect((await call('PUT', '/v2/deployments')).status).toBe(405);
+  });
+});
+
+describe('PATCH', () => {
+  it('changes source_config without a revision, replacing resource_spec whole', async () => {
+    const deployment = await create('agent', {
+      source_config: { resource_spec: { cpu: 1, memory_mb: 1024 }, build_on_push: false },
+    });
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_config: { resource_spec: { min_scale: 2 } } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.latest_revision_id).toBe(deployment.latest_revision_id);
+    expect(patched.body.source_config).toEqual({
+      resource_spec: { min_scale: 2 },
+      build_on_push: false,
+      custom_url: `${emulator.url}/apps/agent`,
+    });
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+  });
+
+  it('makes a new revision for repo_ref, merging the rest of the revision config', async () => {
+    const deployment = await create('agent');
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'release' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.latest_revision_id).toMatch(UUID);
+    expect(patched.body.latest_revision_id).not.toBe(deployment.latest_revision_id);
+    expect(patched.body.source_revision_config).toMatchObject({
+      repo_ref: 'release',
+      graph_config_path: 'agent/graph.json',
+    });
+    const revisions = emulator.revisions(String(deployment.id));
+    expect(revisions.map((revision) => revision.id)).toEqual([
+      deployment.latest_revision_id,
+      patched.body.latest_revision_id,
+    ]);
+  });
+
+  it('treats an empty secrets list as unchanged and a non-empty one as a new revision', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    const unchanged = await call('PATCH', url, { body: { secrets: [] } });
+    expect(unchanged.body.latest_revision_id).toBe(deployment.latest_revision_id);
+    expect(unchanged.body.secrets).toEqual([{ name: 'OPENAI_API_KEY' }]);
+    const replaced = await call('PATCH', url, {
+      body: { secrets: [{ name: 'TOKEN', value: 't' }] },
+    });
+    expect(replaced.body.latest_revision_id).not.toBe(deployment.latest_revision_id);
+    expect(replaced.body.secrets).toEqual([{ name: 'TOKEN' }]);
+  });
+
+  it('answers 422 for a source change or an unknown field, and 404 for an unknown ID', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    expect(locs(await call('PATCH', url, { body: { source: 'external_container' } }))).toEqual([
+      ['body', 'source'],
+    ]);
+    expect(locs(await call('PATCH', url, { body: { name: 'renamed' } }))).toEqual([
+      ['body', 'name'],
+    ]);
+    const missing = await call('PATCH', '/v2/deployments/unknown-id', { body: {} });
+    expect(missing).toMatchObject({
+      status: 404,
+      body: { detail: 'Deployment ID unknown-id not found' },
+    });
+  });
+
+  it('answers 422 for a graph_config_path on a container deployment', async () => {
+    const created = await call('POST', '/v2/deployments', {
+      body: containerBody('box', { image_uri: 'registry.test/agent:1' }),
+    });
+    const answer = await call('PATCH', `/v2/deployments/${created.body.id}`, {
+      body: { source_revision_config: { graph_config_path: 'g.json' } },
+    });
+    expect(locs(answer)).toEqual([['body', 'source_revision_config', 'graph_config_path']]);
+  });
+});
+
+describe('revision lifecycle (manual clock)', () => {
+  it('walks every status for one step each, then DEPLOYED; active_revision_id follows', async () => {
+    const deployment = await create('agent');
+    const seen = await statusWalk(deployment.id, deployment.latest_revision_id, 8);
+    expect(seen).toEqual([...HAPPY_PATH, 'DEPLOYED', 'DEPLOYED']);
+    const after = await call('GET', `/v2/deployments/${deployment.id}`);
+    expect(after.body.active_revision_id).toBe(deployment.latest_revision_id);
+  });
+
+  it('stays put between steps and reports when the status last changed', async () => {
+    const deployment = await create('agent');
+    const path = `/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}`;
+    emulator.advance(STEP * 2 - 1);
+    const queued = await call('GET', path);
+    expect(queued.body.status).toBe('QUEUED');
+    expect(
+      Date.parse(String(queued.body.updated_at)) - Date.parse(String(queued.body.created_at)),
+    ).toBe(STEP);
+    expect(queued.body).toMatchObject({
+      id: deployment.latest_revision_id,
+      source: 'hosted_repo',
+      source_revision_config: {
+        repo_ref: 'main',
+        repo_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+      },
+      source_config: { repo_url: 'https://example.test/agent.git' },
+    });
+    expect(queued.body).not.toHaveProperty('status_message');
+  });
+
+  it('skips a pending revision when a newer one arrives; the old DEPLOYED one stays active', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    emulator.advance(STEP * 7);
+    const second = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'v2' } },
+    });
+    emulator.advance(STEP * 2);
+    const third = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'v3' } },
+    });
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('DEPLOYED');
+    expect(await revisionStatus(deployment.id, second.body.latest_revision_id)).toBe('SKIPPED');
+    expect(await revisionStatus(deployment.id, third.body.latest_revision_id)).toBe('CREATING');
+    expect((await call('GET', url)).body.active_revision_id).toBe(deployment.latest_revision_id);
+    emulator.advance(STEP * 6);
+    expect((await call('GET', url)).body.active_revision_id).toBe(third.body.latest_revision_id);
+    expect(await revisionStatus(deployment.id, second.body.latest_revision_id)).toBe('SKIPPED');
+  });
+
+  it('answers 404 for an unknown revision', async () => {
+    const deployment = await create('agent');
+    const answer = await call('GET', `/v2/deployments/${deployment.id}/revisions/nope`);
+    expect(answer).toMatchObject({ status: 404, body: { detail: 'Revision ID nope not found' } });
+  });
+
+  it('moves on a real clock too, and refuses advance() there', async () => {
+    await start({ clock: 'real', stepMs: 2 });
+    expect(() => emulator.advance(1)).toThrow(/manual/);
+    const deployment = await create('agent');
+    let status: unknown;
+    while (status !== 'DEPLOYED') {
+      status = await revisionStatus(deployment.id, deployment.latest_revision_id);
+      await new Promise((done) => setTimeout(done, 5));
+    }
+    expect(status).toBe('DEPLOYED');
+  });
+});
+
+describe('scripted revisions', () => {
+  const cases = [
+    { outcome: 'create-fail', walk: ['CREATING', 'CREATE_FAILED', 'CREATE_FAILED'] },
+    { outcome: 'build-fail', walk: [...HAPPY_PATH.slice(0, 4), 'BUILD_FAILED', 'BUILD_FAILED'] },
+    { outcome: 'deploy-fail', walk: [...HAPPY_PATH, 'DEPLOY_FAILED', 'DEPLOY_FAILED'] },
+    { outcome: 'interrupt', walk: [...HAPPY_PATH.slice(0, 4), 'INTERRUPTED', 'INTERRUPTED'] },
+  ] as const;
+
+  it.each(cases)(
+    '$outcome ends in its failure with the status_message',
+    async ({ outcome, walk }) => {
+      emulator.scriptRevision('agent', { outcome, statusMessage: `scripted ${outcome}` });
+      const deployment = await create('agent');
+      expect(await statusWalk(deployment.id, deployment.latest_revision_id, walk.length)).toEqual(
+        walk,
+      );
+      const revision = emulator.revisions(String(deployment.id))[0];
+      expect(revision?.status_message).toBe(`scripted ${outcome}`);
+      expect(emulator.deployments()[0]?.active_revision_id).toBeNull();
+    },
+  );
+
+  it('gives a failed revision a default status_message', async () => {
+    emulator.scriptRevision('agent', { outcome: 'build-fail' });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 10);
+    expect(emulator.revisions(String(deployment.id))[0]?.status_message).toMatch(/Build failed/);
+  });
+
+  it("'stay' stays at BUILDING by default, or at the status given", async () => {
+    emulator.scriptRevision('agent', { outcome: 'stay' });
+    emulator.scriptRevision('other', { outcome: 'stay', stayAt: 'QUEUED' });
+    const agent = await create('agent');
+    const other = await create('other');
+    emulator.advance(STEP * 1000);
+    expect(await revisionStatus(agent.id, agent.latest_revision_id)).toBe('BUILDING');
+    expect(await revisionStatus(other.id, other.latest_revision_id)).toBe('QUEUED');
+  });
+
+  it("'unknown-status' shows a status no client knows for one step, then goes on", async () => {
+    emulator.scriptRevision('agent', { outcome: 'unknown-status' });
+    const deployment = await create('agent');
+    const [creating, queued, ...rest] = HAPPY_PATH;
+    expect(await statusWalk(deployment.id, deployment.latest_revision_id, 8)).toEqual([
+      creating,
+      queued,
+      'WARMING_UP',
+      ...rest,
+      'DEPLOYED',
+    ]);
+  });
+
+  it("'unknown-status' shows the customStatus given", async () => {
+    emulator.scriptRevision('agent', { outcome: 'unknown-status', customStatus: 'PROVISIONING' });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 2);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('PROVISIONING');
+  });
+
+  it('applies to the next revision only, and a script may set its own step', async () => {
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 10 });
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail' });
+    const deployment = await create('agent');
+    emulator.advance(60);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('DEPLOYED');
+    const url = `/v2/deployments/${deployment.id}`;
+    const second = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'b' } },
+    });
+    const third = await call('PATCH', url, { body: { source_revision_config: { repo_ref: 'c' } } });
+    emulator.advance(STEP * 7);
+    expect(await revisionStatus(deployment.id, second.body.latest_revision_id)).toBe('SKIPPED');
+    expect(await revisionStatus(deployment.id, third.body.latest_revision_id)).toBe('DEPLOYED');
+  });
+});
+
+describe('redeploy', () => {
+  it('makes a new revision with the given revision config and answers the deployment', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    emulator.advance(STEP * 7);
+    const patched = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'v2' } },
+    });
+    emulator.advance(STEP * 7);
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail' });
+    const redeployed = await call(
+      'POST',
+      `${url}/revisions/${deployment.latest_revision_id}/redeploy`,
+    );
+    expect(redeployed.status).toBe(200);
+    const newest = redeployed.body.latest_revision_id;
+    expect(newest).not.toBe(patched.body.latest_revision_id);
+    expect(newest).not.toBe(deployment.latest_revision_id);
+    expect(redeployed.body.source_revision_config).toEqual(deployment.source_revision_config);
+    expect(redeployed.body.active_revision_id).toBe(patched.body.latest_revision_id);
+    emulator.advance(STEP * 7);
+    expect(await revisionStatus(deployment.id, newest)).toBe('DEPLOY_FAILED');
+  });
+
+  it('answers 404 for an unknown deployment or revision', async () => {
+    const deployment = await create('agent');
+    const unknownDeployment = await call(
+      'POST',
+      `/v2/deployments/missing-id/revisions/${deployment.latest_revision_id}/redeploy`,
+    );
+    expect(unknownDeployment).toMatchObject({
+      status: 404,
+      body: { detail: 'Deployment ID missing-id not found' },
+    });
+    const unknownRevision = await call(
+      'POST',
+      `/v2/deployments/${deployment.id}/revisions/r-404/redeploy`,
+    );
+    expect(unknownRevision).toMatchObject({
+      status: 404,
+      body: { detail: 'Revision ID r-404 not found' },
+    });
+  });
+});
+
+describe('DELETE', () => {
+  it('answers 204, then AWAITING_DELETE (holding the name), then 404', async () => {
+    await start({ deleteAfterMs: 5000 });
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    const deleted = await call('DELETE', url);
+    expect(deleted.status).toBe(204);
+    expect((await call('GET', url)).body.status).toBe('AWAITING_DELETE');
+    expect((await call('POST', '/v2/deployments', { body: hostedBody('agent') })).status).toBe(409);
+    const patch = await call('PATCH', url, { body: { source_revision_config: { repo_ref: 'x' } } });
+    expect(patch.status).toBe(409);
+    emulator.advance(4999);
+    expect((await call('GET', url)).status).toBe(200);
+    emulator.advance(1);
+    expect((await call('GET', url)).status).toBe(404);
+    expect((await call('DELETE', url)).status).toBe(404);
+    expect((await call('POST', '/v2/deployments', { body: hostedBody('agent') })).status).toBe(201);
+  });
+
+  it('defaults the deletion time to one step', async () => {
+    const deployment = await create('agent');
+    await call('DELETE', `/v2/deployments/${deployment.id}`);
+    emulator.advance(STEP);
+    expect(emulator.deployments()).toEqual([]);
+  });
+
+  it('answers 405 when the server does not support deletion', async () => {
+    await start({ deleteSupported: false });
+    const deployment = await create('agent');
+    const answer = await call('DELETE', `/v2/deployments/${deployment.id}`);
+    expect(answer.status).toBe(405);
+    expect(typeof answer.body.detail).toBe('string');
+  });
+});
+
+describe('listeners', () => {
+  it('answers a registered listener', async () => {
+    const listener = emulator.addListener({
+      compute_id: 'prod-cluster',
+      k8s_namespaces: ['agents'],
+    });
+    const answer = await call('GET', `/v2/listeners/${listener.id}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      id: listener.id,
+      compute_type: 'k8s',
+      compute_id: 'prod-cluster',
+      compute_config: { k8s_namespaces: ['agents'] },
+      version: null,
+    });
+    expect(Date.parse(String(answer.body.created_at))).not.toBeNaN();
+  });
+
+  it('answers 404 for an unknown listener and 422 for an ID that is not a UUID', async () => {
+    const id = '3d1e6b44-1b0a-4c1e-9d55-5c0f0b7f7a10';
+    expect(await call('GET', `/v2/listeners/${id}`)).toMatchObject({
+      status: 404,
+      body: { detail: `Listener ID ${id} not found` },
+    });
+    expect(locs(await call('GET', '/v2/listeners/cluster-1'))).toEqual([['path', 'listener_id']]);
+  });
+
+  it('answers 403 when listeners are not allowed for the organization', async () => {
+    await start({ listenersAllowed: false });
+    const listener = emulator.addListener({});
+    const answer = await call('GET', `/v2/listeners/${listener.id}`);
+    expect(answer.status).toBe(403);
+    expect(answer.body.detail).toMatch(
+      /only allowed for organizations on self-hosted enterprise plans/,
+    );
+  });
+});
+
+describe('authenticate', () => {
+  it('starts a flow by default, answers a set result, and validates the body', async () => {
+    const started = await call('POST', '/v2/auth/authenticate', {
+      body: { user_id: 'u1', provider: 'github', scopes: ['repo'] },
+    });
+    expect(started.status).toBe(200);
+    expect(started.body.url).toEqual(expect.any(String));
+    expect(started.body.auth_id).toEqual(expect.any(String));
+    expect(started.body).not.toHaveProperty('token');
+    emulator.setAuthenticateResult({ token: 'oauth-token' });
+    const done = await call('POST', '/v2/auth/authenticate', { body: { provider: 'github' } });
+    expect(done.body).toEqual({ token: 'oauth-token' });
+    expect(locs(await call('POST', '/v2/auth/authenticate', { body: { scopes: 'repo' } }))).toEqual(
+      [['body', 'scopes']],
+    );
+  });
+});
+
+describe('faults', () => {
+  it("'status' answers the status once (with Retry-After), then normal service resumes", async () => {
+    emulator.inject({ path: '/v2/deployments', kind: 'status', status: 429, retryAfter: '1' });
+    const limited = await call('GET', '/v2/deployments');
+    expect(limited.status).toBe(429);
+    expect(limited.body.detail).toBe('injected 429');
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect((await call('GET', '/v2/deployments')).status).toBe(200);
+    expect(emulator.requests.map((request) => [request.status, request.fault])).toEqual([
+      [429, 'status'],
+      [200, undefined],
+    ]);
+  });
+
+  it('matches on method and a RegExp path, in order, for the given number of times', async () => {
+    const deployment = await create('agent');
+    emulator.inject({ method: 'POST', path: /^\/v2\/deployments/, kind: 'status', status: 500 });
+    emulator.inject({
+      method: 'GET',
+      path: /^\/v2\/deployments\/[^/]+$/,
+      kind: 'status',
+      status: 503,
+      times: 2,
+    });
+    emulator.inject({ method: 'GET', kind: 'status', status: 502 });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      statuses.push((await call('GET', `/v2/deployments/${deployment.id}`)).status);
+    }
+    expect(statuses).toEqual([503, 503, 502, 200]);
+    expect((await call('POST', '/v2/deployments', { body: hostedBody('b') })).status).toBe(500);
+  });
+
+  it("'reset' destroys the connection without an answer", async () => {
+    emulator.inject({ path: '/v2/deployments', kind: 'reset' });
+    await expect(call('GET', '/v2/deployments')).rejects.toThrow(/fetch failed/);
+    expect((await call('GET', '/v2/deployments')).status).toBe(200);
+    expect(emulator.requests[0]).toMatchObject({ status: 0, fault: 'reset' });
+  });
+
+  it("'commit-then-drop' creates the deployment but never answers", async () => {
+    emulator.inject({ method: 'POST', path: '/v2/deployments', kind: 'commit-then-drop' });
+    await expect(call('POST', '/v2/deployments', { body: hostedBody('agent') })).rejects.toThrow(
+      /fetch failed/,
+    );
+    expect(emulator.deployments().map((deployment) => deployment.name)).toEqual(['agent']);
+    expect((await call('POST', '/v2/deployments', { body: hostedBody('agent') })).status).toBe(409);
+  });
+
+  it("'slow' answers normally after the delay", async () => {
+    emulator.inject({ kind: 'slow', delayMs: 20 });
+    const answer = await call('GET', '/v2/deployments');
+    expect(answer.status).toBe(200);
+    expect(emulator.requests[0]).toMatchObject({ status: 200, fault: 'slow' });
+  });
+});
+
+interface SseChunk {
+  event?: string;
+  data?: unknown;
+  comment?: string;
+}
+
+/** A deliberately small SSE reader: enough to check what the emulator writes. */
+function parseSse(text: string): SseChunk[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block !== '')
+    .map((block) => {
+      const chunk: SseChunk = {};
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) chunk.comment = line;
+        else if (line.startsWith('event: ')) chunk.event = line.slice('event: '.length);
+        else if (line.startsWith('data: ')) chunk.data = JSON.parse(line.slice('data: '.length));
+      }
+      return chunk;
+    });
+}
+
+describe('run stream', () => {
+  const runBody = {
+    assistant_id: 'agent',
+    input: { messages: [{ role: 'user', content: 'ping' }] },
+    stream_mode: 'updates',
+  };
+
+  async function runStream(deployment: Json, body: unknown = runBody, key: string | null = KEY) {
+    const customUrl = String((deployment.source_config as Json).custom_url);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key !== null) headers['x-api-key'] = key;
+    return fetch(`${customUrl}/runs/stream`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+  }
+
+  it('streams metadata, one event per stream mode echoing the input, then end', async () => {
+    const deployment = await create('agent');
+    const response = await runStream(deployment);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const chunks = parseSse(await response.text());
+    expect(chunks.map((chunk) => chunk.event)).toEqual(['metadata', 'updates', 'end']);
+    expect(chunks[0]?.data).toEqual({ run_id: expect.stringMatching(UUID) });
+    expect(chunks[1]?.data).toEqual({ messages: runBody.input.messages });
+  });
+
+  it('sends scripted events, an error event, and heartbeats', async () => {
+    const deployment = await create('agent');
+    emulator.scriptRunStream('agent', {
+      events: [
+        { event: 'metadata', data: { run_id: 'r1' } },
+        { event: 'values', data: { n: 1 } },
+      ],
+      error: { error: 'ValueError', message: 'boom' },
+      heartbeatEvery: 1,
+    });
+    const text = await (await runStream(deployment)).text();
+    expect(parseSse(text)).toEqual([
+      { event: 'metadata', data: { run_id: 'r1' } },
+      { comment: ': heartbeat' },
+      { event: 'values', data: { n: 1 } },
+      { comment: ': heartbeat' },
+      { event: 'error', data: { error: 'ValueError', message: 'boom' } },
+      { event: 'end', data: null },
+    ]);
+  });
+
+  it('closes without an end event when told to', async () => {
+    const deployment = await create('agent');
+    emulator.scriptRunStream('agent', { omitEnd: true });
+    const chunks = parseSse(await (await runStream(deployment)).text());
+    expect(chunks.map((chunk) => chunk.event)).toEqual(['metadata', 'updates']);
+  });
+
+  it('hangs with heartbeats until the client goes away', async () => {
+    const deployment = await create('agent');
+    emulator.scriptRunStream('agent', { hang: true });
+    const abort = new AbortController();
+    const response = await fetch(`${(deployment.source_config as Json).custom_url}/runs/stream`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify(runBody),
+      signal: abort.signal,
+    });
+    const reader = response.body?.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes(': heartbeat')) {
+      const read = await reader?.read();
+      if (read === undefined || read.done) throw new Error('the stream ended instead of hanging');
+      text += decoder.decode(read.value, { stream: true });
+    }
+    abort.abort();
+    expect(parseSse(text).map((chunk) => chunk.event ?? chunk.comment)).toEqual([
+      'metadata',
+      'updates',
+      ': heartbeat',
+    ]);
+  });
+
+  it('answers 401 without the key, 404 for an unknown deployment, 422 for a bad body', async () => {
+    const deployment = await create('agent');
+    expect((await runStream(deployment, runBody, null)).status).toBe(401);
+    const unknown = { source_config: { custom_url: `${emulator.url}/apps/nobody` } };
+    expect((await runStream(unknown)).status).toBe(404);
+    const bad = await runStream(deployment, { input: {} });
+    expect(bad.status).toBe(422);
+    expect(
+      ((await bad.json()) as { detail: { loc: unknown }[] }).detail.map((issue) => issue.loc),
+    ).toEqual([
+      ['body', 'assistant_id'],
+      ['body', 'input', 'messages'],
+    ]);
+  });
+});
+
+describe('admin API', () => {
+  async function admin(method: string, command: string, body?: unknown): Promise<Answer> {
+    return call(method, `/_emulator/${command}`, { body, key: null });
+  }
+
+  it('queues faults and scripts, registers listeners and sets the authenticate result', async () => {
+    expect(
+      (await admin('POST', 'faults', { path: '/v2/deployments', kind: 'status', status: 503 }))
+        .status,
+    ).toBe(204);
+    expect(
+      (
+        await admin('POST', 'faults', {
+          pathPattern: '^/v2/listeners/',
+          kind: 'status',
+          status: 500,
+        })
+      ).status,
+    ).toBe(204);
+    expect((await call('GET', '/v2/deployments')).status).toBe(503);
+    expect((await call('GET', '/v2/listeners/x')).status).toBe(500);
+
+    await admin('POST', 'revision-script', {
+      name: 'agent',
+      outcome: 'create-fail',
+      statusMessage: 'nope',
+    });
+    const deployment = await create('agent');
+    emulator.advance(STEP);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe(
+      'CREATE_FAILED',
+    );
+
+    await admin('POST', 'run-stream-script', { name: 'agent', omitEnd: true, events: [] });
+    const stream = await fetch(`${emulator.url}/apps/agent/runs/stream`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY },
+      body: JSON.stringify({ assistant_id: 'a', input: { messages: [] } }),
+    });
+    expect(await stream.text()).toBe('');
+
+    const listener = await admin('POST', 'listeners', { compute_id: 'c1' });
+    expect(listener.status).toBe(201);
+    expect((await call('GET', `/v2/listeners/${listener.body.id}`)).body.compute_id).toBe('c1');
+
+    await admin('POST', 'authenticate-result', { token: 't' });
+    expect((await call('POST', '/v2/auth/authenticate', { body: {} })).body).toEqual({
+      token: 't',
+    });
+  });
+
+  it('lists recorded requests without admin ones, and resets', async () => {
+    await create('agent');
+    const requests = await admin('GET', 'requests');
+    expect(requests.status).toBe(200);
+    expect((requests.body as unknown as { path: string }[]).map((request) => request.path)).toEqual(
+      ['/v2/deployments'],
+    );
+    expect((await admin('POST', 'reset')).status).toBe(204);
+    expect(emulator.deployments()).toEqual([]);
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('answers 400 for a malformed command and 404 for an unknown one', async () => {
+    expect((await admin('POST', 'faults', { kind: 'explode' })).status).toBe(400);
+    expect((await admin('POST', 'nothing')).status).toBe(404);
+    expect(emulator.requests).toEqual([]);
+  });
+});
+
+/** Runs a Node 24 child process to completion; resolves with its exit code and output. */
+async function runNode(args: string[], onStdout?: (text: string, kill: () => void) => void) {
+  const child = spawn(process.execPath, args, { cwd: resolve(EMULATOR_DIR, '../..') });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    onStdout?.(stdout, () => child.kill('SIGTERM'));
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  // A safety net only: a child still running after 20 s means something kept it alive.
+  const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  clearTimeout(guard);
+  return { code, signal, stdout, stderr };
+}
+
+describe('process hygiene', () => {
+  it('close() leaves nothing running: a process that used every feature exits by itself', async () => {
+    const indexUrl = pathToFileURL(resolve(EMULATOR_DIR, 'index.ts')).href;
+    const script = `
+      import { startEmulator } from ${JSON.stringify(indexUrl)};
+      const emulator = await startEmulator({ stepMs: 5 });
+      const headers = { 'x-api-key': emulator.apiKey, 'content-type': 'application/json' };
+      const body = JSON.stringify({ name: 'agent', source: 'hosted_repo', source_config: {},
+        source_revision_config: { graph_config_path: 'g.json' }, secrets: [] });
+      await fetch(emulator.url + '/v2/deployments', { method: 'POST', headers, body });
+      emulator.scriptRunStream('agent', { hang: true });
+      const stream = await fetch(emulator.url + '/apps/agent/runs/stream', { method: 'POST', headers,
+        body: JSON.stringify({ assistant_id: 'a', input: { messages: [] } }) });
+      await stream.body.getReader().read();
+      emulator.inject({ kind: 'slow', delayMs: 60000 });
+      const slow = fetch(emulator.url + '/v2/deployments', { headers }).catch(() => 'dropped');
+      while (emulator.requests.length < 3) await new Promise((done) => setTimeout(done, 5));
+      await emulator.close();
+      console.log('closed', await slow);
+    `;
+    const result = await runNode(['--input-type=module', '--eval', script]);
+    expect(result.stderr).toBe('');
+    expect(result).toMatchObject({ code: 0, signal: null });
+    expect(result.stdout).toContain('closed dropped');
+  });
+
+  it('the CLI prints its URL, serves, and closes cleanly on SIGTERM', async () => {
+    let url: string | undefined;
+    let served: Promise<number> | undefined;
+    const result = await runNode(
+      [resolve(EMULATOR_DIR, 'cli.ts'), '--port', '0', '--api-key', 'cli-key', '--step-ms', '10'],
+      (stdout, kill) => {
+        const match = /control-plane emulator listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(
+          stdout,
+        );
+        if (match === null || url !== undefined) return;
+        url = match[1];
+        served = fetch(`${url}/v2/deployments`, { headers: { 'x-api-key': 'cli-key' } }).then(
+          (response) => {
+            kill();
+            return response.status;
+          },
+        );
+      },
+    );
+    expect(await served).toBe(200);
+    expect(result.stdout).toMatch(
+      /^control-plane emulator listening on http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
+    expect(result).toMatchObject({ code: 0, signal: null });
+  });
+});
