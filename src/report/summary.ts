@@ -1,0 +1,266 @@
+/**
+ * The job summary: a CommandReport as Markdown. Pure; writing it is the caller's job.
+ *
+ * Every string that came from the server (or the user) goes through escapeMarkdown or
+ * inlineCode after truncation, every list is capped, so the summary stays inert and bounded
+ * whatever the server says. Only fields named here are shown: the report's `token`, `result`
+ * and `plan` are for outputs and never reach the summary.
+ */
+import { formatDuration } from '../parse/duration.ts';
+import {
+  escapeMarkdown,
+  inlineCode,
+  isLinkableUrl,
+  link,
+  rawMarkdown,
+  type TableCell,
+  table,
+  truncate,
+} from './markdown.ts';
+import { formatTimeline } from './timeline.ts';
+import type { CommandReport, FieldChange, Outcome, SmokeTestReport } from './types.ts';
+
+/** Longest text shown, in code points, per kind of field. */
+export const SUMMARY_LIMITS = {
+  headline: 300,
+  reason: 2000,
+  nextStep: 1000,
+  short: 100, // ids, names, statuses, refs
+  statusMessage: 500,
+  url: 500,
+  changePath: 200,
+  changeValue: 120,
+  changes: 50,
+  smokeEvents: 20,
+  smokeEventName: 64,
+  smokeEventData: 200,
+  namespaces: 20,
+} as const;
+
+/** Server text for a paragraph: truncated, escaped. */
+const text = (value: string, max: number = SUMMARY_LIMITS.short): string =>
+  escapeMarkdown(truncate(value, max));
+/** Server text for a table cell: truncated; `table` escapes string cells itself. */
+const cellText = (value: string, max: number = SUMMARY_LIMITS.short): TableCell =>
+  truncate(value, max);
+const code = (value: string, max: number = SUMMARY_LIMITS.short): TableCell =>
+  rawMarkdown(inlineCode(truncate(value, max)));
+
+const OUTCOME_HEADING: Record<Outcome, { emoji: string; label: string }> = {
+  success: { emoji: '✅', label: 'succeeded' },
+  warning: { emoji: '⚠️', label: 'needs attention' },
+  failure: { emoji: '❌', label: 'failed' },
+  timeout: { emoji: '⏱️', label: 'timed out' },
+  cancelled: { emoji: '🚫', label: 'was cancelled' },
+  planned: { emoji: '📝', label: 'dry run: nothing was changed' },
+};
+
+export function renderSummary(report: CommandReport): string {
+  const sections = [
+    heading(report),
+    escapeMarkdown(truncate(report.headline, SUMMARY_LIMITS.headline)),
+    explanation(report),
+    facts(report),
+    timelineSection(report),
+    changesSection(report),
+    smokeTestSection(report),
+    authenticationSection(report),
+    listenerSection(report),
+    footer(report),
+  ];
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+function heading(report: CommandReport): string {
+  const { emoji, label } = OUTCOME_HEADING[report.outcome] ?? { emoji: '❔', label: '' };
+  return `## ${emoji} ${escapeMarkdown(truncate(report.command, SUMMARY_LIMITS.short))} ${label}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Why it failed, what to do
+// ---------------------------------------------------------------------------------------------
+
+const REASON_HEADING: Record<Outcome, string> = {
+  failure: 'Why it failed',
+  timeout: 'Why it timed out',
+  cancelled: 'Why it stopped',
+  warning: 'Worth a look',
+  success: 'Note',
+  planned: 'Note',
+};
+
+function explanation(report: CommandReport): string {
+  const parts: string[] = [];
+  if (report.reason) {
+    const title = REASON_HEADING[report.outcome] ?? 'Note';
+    parts.push(`### ${title}\n\n${text(report.reason, SUMMARY_LIMITS.reason)}`);
+  }
+  if (report.nextStep) {
+    parts.push(`### What to do\n\n${text(report.nextStep, SUMMARY_LIMITS.nextStep)}`);
+  }
+  return parts.join('\n\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key facts
+// ---------------------------------------------------------------------------------------------
+
+function facts(report: CommandReport): string {
+  const rows = [...deploymentFacts(report), ...revisionFacts(report)];
+  if (report.action) rows.push(['Action', cellText(report.action)]);
+  rows.push(['Duration', formatDuration(report.endedAt - report.startedAt)]);
+  return table(['', ''], rows);
+}
+
+function deploymentFacts({ deployment }: CommandReport): TableCell[][] {
+  if (!deployment) return [];
+  const rows: TableCell[][] = [
+    [
+      'Deployment',
+      rawMarkdown(`${text(deployment.name)} (${inlineCode(truncate(deployment.id, 100))})`),
+    ],
+  ];
+  if (deployment.url) rows.push(['URL', urlCell(deployment.url)]);
+  if (deployment.status) rows.push(['Deployment status', cellText(deployment.status)]);
+  if (deployment.activeRevisionId)
+    rows.push(['Active revision', code(deployment.activeRevisionId)]);
+  if (deployment.latestRevisionId)
+    rows.push(['Latest revision', code(deployment.latestRevisionId)]);
+  if (deployment.tracingProject)
+    rows.push(['Tracing project', cellText(deployment.tracingProject)]);
+  return rows;
+}
+
+function revisionFacts({ revision }: CommandReport): TableCell[][] {
+  if (!revision) return [];
+  const rows: TableCell[][] = [
+    ['Revision', code(revision.id)],
+    ['Revision status', code(revision.status)],
+  ];
+  if (revision.statusMessage) {
+    rows.push(['Status message', cellText(revision.statusMessage, SUMMARY_LIMITS.statusMessage)]);
+  }
+  if (revision.supersededBy) rows.push(['Superseded by', code(revision.supersededBy)]);
+  if (revision.commitSha) rows.push(['Commit', code(revision.commitSha)]);
+  if (revision.repoRef) rows.push(['Repository ref', code(revision.repoRef)]);
+  if (revision.imageUri) rows.push(['Image', code(revision.imageUri, SUMMARY_LIMITS.url)]);
+  return rows;
+}
+
+/** A link for an http(s) URL; anything else is shown as code, never linked. */
+function urlCell(url: string): TableCell {
+  if (!isLinkableUrl(url)) return code(url, SUMMARY_LIMITS.url);
+  return rawMarkdown(link(truncate(url, SUMMARY_LIMITS.url), url));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timeline, changes
+// ---------------------------------------------------------------------------------------------
+
+function timelineSection({ timeline }: CommandReport): string {
+  if (!timeline || timeline.length === 0) return '';
+  return `### Revision timeline\n\n${formatTimeline(timeline)}`;
+}
+
+function changesSection(report: CommandReport): string {
+  const changes = report.changes;
+  if (!changes) return '';
+  const planned = report.outcome === 'planned';
+  const title = planned ? '### Planned changes' : '### Changes';
+  if (changes.length === 0) {
+    return `${title}\n\n${planned ? 'None: the deployment already matches.' : 'None.'}`;
+  }
+  const shown = changes.slice(0, SUMMARY_LIMITS.changes);
+  const rows = shown.map((change) => changeRow(change));
+  const more = changes.length - shown.length;
+  const note = more > 0 ? `\n\n… and ${more} more changes (see the \`plan\` output).` : '';
+  return `${title}\n\n${table(['Field', 'From', 'To'], rows)}${note}`;
+}
+
+function changeRow(change: FieldChange): TableCell[] {
+  return [
+    code(change.path, SUMMARY_LIMITS.changePath),
+    changeValue(change.from),
+    changeValue(change.to),
+  ];
+}
+
+/** A value as JSON in a code span; absent values read "(unset)". */
+function changeValue(value: unknown): TableCell {
+  if (value === undefined) return '(unset)';
+  return code(toJson(value), SUMMARY_LIMITS.changeValue);
+}
+
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    // BigInt, cycles: the value is still worth showing.
+    return String(value);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Smoke test, authenticate, listener, footer
+// ---------------------------------------------------------------------------------------------
+
+function smokeTestSection({ smokeTest }: CommandReport): string {
+  if (!smokeTest) return '';
+  const emoji = smokeTest.result === 'passed' ? '✅' : '❌';
+  const lines = [
+    `### Smoke test ${emoji} ${smokeTest.result === 'passed' ? 'passed' : 'failed'} in ${formatDuration(smokeTest.durationMs)}`,
+  ];
+  if (smokeTest.error) lines.push(text(smokeTest.error, SUMMARY_LIMITS.reason));
+  const events = smokeEventsTable(smokeTest);
+  if (events) lines.push(events);
+  return lines.join('\n\n');
+}
+
+function smokeEventsTable({ events }: SmokeTestReport): string {
+  if (events.length === 0) return 'No events were received.';
+  const shown = events.slice(0, SUMMARY_LIMITS.smokeEvents);
+  const rows = shown.map((event, index): TableCell[] => [
+    String(index + 1),
+    code(event.event, SUMMARY_LIMITS.smokeEventName),
+    code(event.data, SUMMARY_LIMITS.smokeEventData),
+  ]);
+  const more = events.length - shown.length;
+  const note = more > 0 ? `\n\n… and ${more} more events.` : '';
+  return `${events.length} events received.\n\n${table(['No.', 'Event', 'Data'], rows)}${note}`;
+}
+
+function authenticationSection(report: CommandReport): string {
+  if (!report.authUrl && !report.authId) return '';
+  const lines = ['### Authentication'];
+  if (report.authUrl) {
+    const url = report.authUrl;
+    lines.push(
+      isLinkableUrl(url)
+        ? `Open this link to finish signing in: ${link(truncate(url, SUMMARY_LIMITS.url), url)}`
+        : `The server sent a sign-in address that is not an http(s) URL, so it is not linked: ${inlineCode(truncate(url, SUMMARY_LIMITS.url))}`,
+    );
+  }
+  if (report.authId)
+    lines.push(`Flow id: ${inlineCode(truncate(report.authId, SUMMARY_LIMITS.short))}`);
+  return lines.join('\n\n');
+}
+
+function listenerSection({ listener }: CommandReport): string {
+  if (!listener) return '';
+  const rows: TableCell[][] = [['Listener', code(listener.id)]];
+  if (listener.computeId) rows.push(['Compute id', code(listener.computeId)]);
+  if (listener.namespaces) rows.push(['Namespaces', namespacesCell(listener.namespaces)]);
+  return `### Listener\n\n${table(['', ''], rows)}`;
+}
+
+function namespacesCell(namespaces: readonly string[]): TableCell {
+  if (namespaces.length === 0) return '(none)';
+  const shown = namespaces.slice(0, SUMMARY_LIMITS.namespaces);
+  const codes = shown.map((namespace) => inlineCode(truncate(namespace, SUMMARY_LIMITS.short)));
+  const more = namespaces.length - shown.length;
+  return rawMarkdown(`${codes.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+}
+
+function footer({ runUrl }: CommandReport): string {
+  return runUrl && isLinkableUrl(runUrl) ? `<sub>${link('Workflow run', runUrl)}</sub>` : '';
+}

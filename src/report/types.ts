@@ -1,0 +1,108 @@
+/**
+ * What a command did, as plain data. Commands build a CommandReport; the reporters (outputs, job
+ * summary, PR comment, GitHub deployment) only read it. Every string that came from the server is
+ * raw here: each reporter escapes it for its own medium.
+ */
+
+export type CommandName = 'deploy' | 'redeploy' | 'status' | 'delete' | 'listener' | 'authenticate';
+
+/** How the run ended, from the user's point of view. */
+export type Outcome =
+  | 'success' // the goal was reached
+  | 'warning' // reached, with something a person should look at (e.g. revision SKIPPED)
+  | 'failure' // the server reported a failure, or a request failed
+  | 'timeout' // the wait ran out; the rollout may still go on
+  | 'cancelled' // the runner cancelled the job; the rollout may still go on
+  | 'planned'; // dry run: nothing was changed
+
+/** What the command did to the deployment. */
+export type Action =
+  | 'created'
+  | 'patched'
+  | 'unchanged'
+  | 'redeployed'
+  | 'read'
+  | 'deleted'
+  | 'not-found'
+  | 'would-create'
+  | 'would-patch'
+  | 'authenticated';
+
+/** One status of a revision as the action observed it (first seen at a poll). */
+export interface TimelineEntry {
+  status: string;
+  /** Epoch ms when a poll first saw this status. */
+  startedAt: number;
+  /** How long the status lasted as observed, up to the next status or the end of the wait. */
+  durationMs: number;
+}
+
+export interface FieldChange {
+  /** Dotted path, e.g. `source_config.resource_spec.max_scale`. Secrets show names only. */
+  path: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface SmokeTestReport {
+  result: 'passed' | 'failed';
+  /** Events received, in order; data as raw strings (reporters escape and truncate). */
+  events: { event: string; data: string }[];
+  error?: string;
+  durationMs: number;
+}
+
+export interface CommandReport {
+  command: CommandName;
+  outcome: Outcome;
+  action?: Action;
+  /** One line: what happened, e.g. "Created deployment agent-pr-12; revision 3f… is DEPLOYED". */
+  headline: string;
+  /** Why it failed / what is worth a look (raw server text allowed). */
+  reason?: string;
+  /** What the person should do next. */
+  nextStep?: string;
+  deployment?: {
+    id: string;
+    name: string;
+    url?: string;
+    status?: string;
+    activeRevisionId?: string;
+    latestRevisionId?: string;
+    tracingProject?: string;
+  };
+  revision?: {
+    id: string;
+    status: string;
+    statusMessage?: string;
+    commitSha?: string;
+    repoRef?: string;
+    imageUri?: string;
+    /** For SKIPPED: the revision that superseded it, when known. */
+    supersededBy?: string;
+  };
+  timeline?: TimelineEntry[];
+  /** Dry runs and patches: what changed (or would), field by field. */
+  changes?: FieldChange[];
+  smokeTest?: SmokeTestReport;
+  /** Authenticate: the URL a person must open to finish the OAuth flow, and its flow id. */
+  authUrl?: string;
+  authId?: string;
+  /**
+   * Authenticate: the token, for the `token` output only. It is masked before it is stored here;
+   * no reporter other than the outputs may read it.
+   */
+  token?: string;
+  listener?: { id: string; computeId?: string; namespaces?: string[] };
+  /** True when this run created the deployment. */
+  created?: boolean;
+  /** The final deployment as the server returned it, secret values removed (the `result` output). */
+  result?: Record<string, unknown>;
+  /** Dry runs: the plan (the `plan` output), secret values hidden. */
+  plan?: Record<string, unknown>;
+  /** Link to this workflow run, when known. */
+  runUrl?: string;
+  /** Epoch ms at which the command started and ended. */
+  startedAt: number;
+  endedAt: number;
+}
