@@ -1,0 +1,223 @@
+/**
+ * Mirrors the control-plane rollout as a GitHub Deployment, so the PR and the repository's
+ * Environments page show the preview URL and its state. Every call is one attempt: on any GitHub
+ * API failure the functions warn (naming the `deployments: write` permission or the rate limit)
+ * and return a result; they never throw, because GitHub bookkeeping must not fail a deploy.
+ */
+import {
+  describeGitHubFailure,
+  type GitHubClient,
+  type GitHubFailure,
+  type ReporterLog,
+} from './github-api.ts';
+import type { Outcome } from './types.ts';
+
+const PERMISSION = 'deployments: write';
+/** GitHub rejects deployment status descriptions longer than this. */
+export const GITHUB_DESCRIPTION_LIMIT = 140;
+const DEFAULT_DEACTIVATE_LIMIT = 30;
+
+export type GitHubDeploymentState = 'success' | 'failure' | 'inactive' | 'error';
+
+interface Repository {
+  octokit: GitHubClient;
+  owner: string;
+  repo: string;
+  log: ReporterLog;
+}
+
+export interface StartGitHubDeploymentOptions extends Repository {
+  /** The commit sha to attach the deployment to (a branch or tag name works too). */
+  ref: string;
+  environment: string;
+  /** A PR preview: GitHub may hide it once inactive, and it is never a production environment. */
+  transient: boolean;
+  description?: string;
+  /** Link to the workflow run, shown while the deployment is in progress. */
+  logUrl?: string;
+}
+
+/** What `finishGitHubDeployment` needs; holds the client, so it is not plain data. */
+export interface GitHubDeploymentHandle extends Repository {
+  deploymentId: number;
+  environment: string;
+}
+
+export type StartGitHubDeploymentResult =
+  | { ok: true; handle: GitHubDeploymentHandle }
+  | { ok: false; failure: GitHubFailure };
+
+export interface FinishGitHubDeploymentOptions {
+  state: GitHubDeploymentState;
+  environmentUrl?: string;
+  logUrl?: string;
+  description?: string;
+}
+
+export type GitHubCallResult = { ok: true } | { ok: false; failure: GitHubFailure };
+
+export interface DeactivateEnvironmentOptions extends Repository {
+  environment: string;
+  description?: string;
+  /** How many of the newest deployments of the environment to mark inactive. */
+  limit?: number;
+}
+
+export type DeactivateEnvironmentResult =
+  | { ok: true; deactivated: number }
+  | { ok: false; deactivated: number; failure: GitHubFailure };
+
+/** Creates the deployment, then marks it `in_progress`. */
+export async function startGitHubDeployment(
+  options: StartGitHubDeploymentOptions,
+): Promise<StartGitHubDeploymentResult> {
+  const { octokit, owner, repo, environment, log } = options;
+  let deploymentId: number;
+  try {
+    const response = await octokit.rest.repos.createDeployment({
+      owner,
+      repo,
+      ref: options.ref,
+      environment,
+      description: githubDescription(options.description),
+      // Deploy exactly this ref: no merge of the default branch, no wait on status checks.
+      auto_merge: false,
+      required_contexts: [],
+      transient_environment: options.transient,
+      ...(options.transient ? { production_environment: false } : {}),
+    });
+    if (!('id' in response.data)) {
+      // 202: GitHub merged or queued instead of creating; nothing to attach statuses to.
+      return warnAndFail(log, {
+        kind: 'rejected',
+        status: response.status,
+        message: `Could not create the GitHub deployment for ${environment}: GitHub answered ${response.status} without a deployment.`,
+      });
+    }
+    deploymentId = response.data.id;
+  } catch (error) {
+    return warnAndFail(
+      log,
+      describeGitHubFailure(error, 'create the GitHub deployment', PERMISSION),
+    );
+  }
+  const handle: GitHubDeploymentHandle = { octokit, owner, repo, log, deploymentId, environment };
+  const status = await setStatus(handle, 'in_progress', {
+    logUrl: options.logUrl,
+    description: options.description,
+  });
+  return status.ok ? { ok: true, handle } : status;
+}
+
+/** Records how the rollout ended on the deployment `startGitHubDeployment` created. */
+export async function finishGitHubDeployment(
+  handle: GitHubDeploymentHandle,
+  options: FinishGitHubDeploymentOptions,
+): Promise<GitHubCallResult> {
+  return setStatus(handle, options.state, options);
+}
+
+/** For `delete`: marks the newest deployments of the environment `inactive`. */
+export async function deactivateEnvironment(
+  options: DeactivateEnvironmentOptions,
+): Promise<DeactivateEnvironmentResult> {
+  const { octokit, owner, repo, environment, log } = options;
+  let deploymentIds: number[];
+  try {
+    const response = await octokit.rest.repos.listDeployments({
+      owner,
+      repo,
+      environment,
+      per_page: Math.min(Math.max(options.limit ?? DEFAULT_DEACTIVATE_LIMIT, 1), 100),
+    });
+    deploymentIds = response.data.map((deployment) => deployment.id);
+  } catch (error) {
+    const failure = describeGitHubFailure(
+      error,
+      `list the deployments of ${environment}`,
+      PERMISSION,
+    );
+    log.warning(failure.message);
+    return { ok: false, deactivated: 0, failure };
+  }
+  let deactivated = 0;
+  for (const deploymentId of deploymentIds) {
+    const handle: GitHubDeploymentHandle = { octokit, owner, repo, log, deploymentId, environment };
+    const result = await setStatus(handle, 'inactive', { description: options.description });
+    // The next call would meet the same missing permission or rate limit: stop at the first.
+    if (!result.ok) return { ok: false, deactivated, failure: result.failure };
+    deactivated += 1;
+  }
+  log.debug(`Marked ${deactivated} GitHub deployment(s) of ${environment} inactive.`);
+  return { ok: true, deactivated };
+}
+
+/** The GitHub deployment state that matches how a command ended. */
+export function githubDeploymentStateFor(outcome: Outcome): GitHubDeploymentState {
+  switch (outcome) {
+    case 'success':
+    case 'warning':
+      return 'success';
+    case 'failure':
+      return 'failure';
+    // The rollout may still go on, but this run cannot vouch for it.
+    case 'timeout':
+    case 'cancelled':
+      return 'error';
+    case 'planned':
+      return 'inactive';
+  }
+}
+
+/** One line, at most GitHub's 140 characters. */
+export function githubDescription(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  if (oneLine.length <= GITHUB_DESCRIPTION_LIMIT) return oneLine;
+  return `${oneLine.slice(0, GITHUB_DESCRIPTION_LIMIT - 1)}…`;
+}
+
+async function setStatus(
+  handle: GitHubDeploymentHandle,
+  state: GitHubDeploymentState | 'in_progress',
+  details: { environmentUrl?: string; logUrl?: string; description?: string },
+): Promise<GitHubCallResult> {
+  const { octokit, owner, repo, deploymentId, environment, log } = handle;
+  const environmentUrl = httpUrl(details.environmentUrl);
+  const logUrl = httpUrl(details.logUrl);
+  try {
+    await octokit.rest.repos.createDeploymentStatus({
+      owner,
+      repo,
+      deployment_id: deploymentId,
+      state,
+      description: githubDescription(details.description),
+      ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+      ...(logUrl ? { log_url: logUrl } : {}),
+    });
+    log.debug(`GitHub deployment ${deploymentId} (${environment}) is now ${state}.`);
+    return { ok: true };
+  } catch (error) {
+    const action = `set the GitHub deployment of ${environment} to ${state}`;
+    return warnAndFail(log, describeGitHubFailure(error, action, PERMISSION));
+  }
+}
+
+function warnAndFail(
+  log: ReporterLog,
+  failure: GitHubFailure,
+): { ok: false; failure: GitHubFailure } {
+  log.warning(failure.message);
+  return { ok: false, failure };
+}
+
+/** GitHub rejects the whole status for a malformed URL; better to send the status without it. */
+function httpUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const protocol = new URL(url).protocol;
+    return protocol === 'https:' || protocol === 'http:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,380 @@
+/**
+ * A stand-in for the few GitHub REST endpoints the reporters use, on 127.0.0.1, so integration
+ * tests drive the real Octokit client over real HTTP. It keeps issue comments and deployments in
+ * memory, records every request, and can be told to fail the next matching requests the ways
+ * GitHub does (rate limit, missing permission, 404, 500).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string, e.g. `/repos/o/r/issues/12/comments`. */
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  hasAuthorization: boolean;
+}
+
+export interface FakeComment {
+  id: number;
+  body: string;
+  user: { login: string; type: 'Bot' | 'User' };
+  html_url: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FakeDeploymentStatus {
+  id: number;
+  state: string;
+  environment_url?: string;
+  log_url?: string;
+  description?: string;
+}
+
+export interface FakeDeployment {
+  id: number;
+  ref: string;
+  environment: string;
+  description?: string | null;
+  transient_environment: boolean;
+  production_environment?: boolean;
+  auto_merge?: boolean;
+  required_contexts?: string[];
+  statuses: FakeDeploymentStatus[];
+}
+
+export type FailureKind =
+  | 'rate-limit'
+  | 'secondary-rate-limit'
+  | 'forbidden'
+  | 'not-found'
+  | 'server-error';
+
+export interface ScriptedFailure {
+  kind: FailureKind;
+  method?: string;
+  /** Matches when the request path contains this string or matches this pattern. */
+  path?: string | RegExp;
+  /** How many matching requests fail (default: 1). */
+  times?: number;
+}
+
+export interface GitHubDouble {
+  /** Pass as Octokit's `baseUrl` or GITHUB_API_URL. */
+  url: string;
+  requests: RecordedRequest[];
+  comments(issueNumber: number): FakeComment[];
+  deployments(): FakeDeployment[];
+  seedComment(
+    issueNumber: number,
+    body: string,
+    user?: { login: string; type: 'Bot' | 'User' },
+  ): FakeComment;
+  seedDeployment(environment: string, ref?: string): FakeDeployment;
+  fail(failure: ScriptedFailure): void;
+  close(): Promise<void>;
+}
+
+const BOT = { login: 'github-actions[bot]', type: 'Bot' } as const;
+/** Fixed so comment order and timestamps never depend on the wall clock. */
+const EPOCH_MS = Date.UTC(2025, 0, 1);
+
+type Route = (request: ParsedRequest) => Reply;
+interface ParsedRequest {
+  method: string;
+  segments: string[];
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+}
+interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export async function startGitHubDouble(): Promise<GitHubDouble> {
+  const state = {
+    nextId: 1000,
+    comments: new Map<number, FakeComment[]>(),
+    deployments: [] as FakeDeployment[],
+  };
+  const scripted: (ScriptedFailure & { remaining: number })[] = [];
+  const requests: RecordedRequest[] = [];
+  let baseUrl = '';
+
+  const newId = () => {
+    state.nextId += 1;
+    return state.nextId;
+  };
+  const timestamp = (id: number) => new Date(EPOCH_MS + id * 1000).toISOString();
+  const commentsOf = (issueNumber: number) => {
+    const existing = state.comments.get(issueNumber);
+    if (existing) return existing;
+    const created: FakeComment[] = [];
+    state.comments.set(issueNumber, created);
+    return created;
+  };
+  const addComment = (issueNumber: number, body: string, user: FakeComment['user']) => {
+    const id = newId();
+    const comment: FakeComment = {
+      id,
+      body,
+      user: { ...user },
+      html_url: `https://github.test/pull/${issueNumber}#issuecomment-${id}`,
+      created_at: timestamp(id),
+      updated_at: timestamp(id),
+    };
+    commentsOf(issueNumber).push(comment);
+    return comment;
+  };
+  const addDeployment = (fields: Omit<FakeDeployment, 'id' | 'statuses'>) => {
+    const deployment: FakeDeployment = { id: newId(), statuses: [], ...fields };
+    state.deployments.push(deployment);
+    return deployment;
+  };
+
+  const listComments: Route = ({ segments, query }) => {
+    const all = commentsOf(Number(segments[4]));
+    const perPage = Math.min(Number(query.per_page ?? 30), 100);
+    const page = Math.max(Number(query.page ?? 1), 1);
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    const hasNext = page * perPage < all.length;
+    const next = `${baseUrl}/${segments.join('/')}?per_page=${perPage}&page=${page + 1}`;
+    const headers: Record<string, string> = hasNext ? { link: `<${next}>; rel="next"` } : {};
+    return { status: 200, body: slice, headers };
+  };
+
+  const routes: { method: string; pattern: RegExp; route: Route }[] = [
+    { method: 'GET', pattern: /^repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, route: listComments },
+    {
+      method: 'POST',
+      pattern: /^repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/,
+      route: ({ segments, body }) => ({
+        status: 201,
+        body: addComment(Number(segments[4]), String(body.body), BOT),
+      }),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/,
+      route: ({ segments, body }) => {
+        const id = Number(segments[5]);
+        const comment = [...state.comments.values()].flat().find((c) => c.id === id);
+        if (!comment) return notFound();
+        comment.body = String(body.body);
+        comment.updated_at = timestamp(newId());
+        return { status: 200, body: comment };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^repos\/[^/]+\/[^/]+\/deployments$/,
+      route: ({ body }) => ({
+        status: 201,
+        body: addDeployment({
+          ref: String(body.ref),
+          environment: String(body.environment ?? 'production'),
+          description: typeof body.description === 'string' ? body.description : null,
+          transient_environment: body.transient_environment === true,
+          ...(typeof body.production_environment === 'boolean'
+            ? { production_environment: body.production_environment }
+            : {}),
+          ...(typeof body.auto_merge === 'boolean' ? { auto_merge: body.auto_merge } : {}),
+          ...(Array.isArray(body.required_contexts)
+            ? { required_contexts: body.required_contexts.map(String) }
+            : {}),
+        }),
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: /^repos\/[^/]+\/[^/]+\/deployments$/,
+      route: ({ query }) => {
+        const perPage = Math.min(Number(query.per_page ?? 30), 100);
+        const matching = state.deployments
+          .filter((d) => query.environment === undefined || d.environment === query.environment)
+          .toReversed(); // newest first, like GitHub
+        return { status: 200, body: matching.slice(0, perPage) };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^repos\/[^/]+\/[^/]+\/deployments\/\d+\/statuses$/,
+      route: ({ segments, body }) => {
+        const deployment = state.deployments.find((d) => d.id === Number(segments[4]));
+        if (!deployment) return notFound();
+        const status: FakeDeploymentStatus = { id: newId(), state: String(body.state) };
+        for (const key of ['environment_url', 'log_url', 'description'] as const) {
+          if (typeof body[key] === 'string') status[key] = body[key];
+        }
+        deployment.statuses.push(status);
+        return { status: 201, body: status };
+      },
+    },
+  ];
+
+  const takeScriptedFailure = (method: string, path: string): FailureKind | undefined => {
+    const index = scripted.findIndex(
+      (f) =>
+        (f.method === undefined || f.method === method) &&
+        (f.path === undefined ||
+          (typeof f.path === 'string' ? path.includes(f.path) : f.path.test(path))),
+    );
+    const failure = scripted[index];
+    if (!failure) return undefined;
+    failure.remaining -= 1;
+    if (failure.remaining <= 0) scripted.splice(index, 1);
+    return failure.kind;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = req.method ?? 'GET';
+    const text = await readBody(req);
+    const body = parseJson(text);
+    const hasAuthorization = typeof req.headers.authorization === 'string';
+    requests.push({
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      hasAuthorization,
+    });
+    const reply = hasAuthorization
+      ? replyFor(method, url, body)
+      : { status: 401, body: { message: 'Requires authentication' } };
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  };
+
+  const replyFor = (method: string, url: URL, body: unknown): Reply => {
+    const kind = takeScriptedFailure(method, url.pathname);
+    if (kind) return failureReply(kind);
+    const segments = url.pathname.split('/').filter(Boolean);
+    const match = routes.find((r) => r.method === method && r.pattern.test(segments.join('/')));
+    if (!match) return notFound();
+    return match.route({
+      method,
+      segments,
+      query: Object.fromEntries(url.searchParams),
+      body: typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {},
+    });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: baseUrl,
+    requests,
+    comments: (issueNumber) => commentsOf(issueNumber).map((c) => ({ ...c })),
+    deployments: () =>
+      state.deployments.map((d) => ({ ...d, statuses: d.statuses.map((s) => ({ ...s })) })),
+    seedComment: (issueNumber, body, user = BOT) => addComment(issueNumber, body, user),
+    seedDeployment: (environment, ref = 'main') =>
+      addDeployment({ ref, environment, transient_environment: false }),
+    fail: (failure) => scripted.push({ ...failure, remaining: failure.times ?? 1 }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function failureReply(kind: FailureKind): Reply {
+  const docs = 'https://docs.github.com/rest';
+  switch (kind) {
+    case 'rate-limit':
+      return {
+        status: 403,
+        headers: {
+          'x-ratelimit-limit': '1000',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(EPOCH_MS / 1000 + 3600),
+        },
+        body: {
+          message: 'API rate limit exceeded for installation ID 1.',
+          documentation_url: docs,
+        },
+      };
+    case 'secondary-rate-limit':
+      return {
+        status: 429,
+        headers: { 'retry-after': '60' },
+        body: { message: 'You have exceeded a secondary rate limit.', documentation_url: docs },
+      };
+    case 'forbidden':
+      return {
+        status: 403,
+        headers: { 'x-ratelimit-remaining': '999' },
+        body: { message: 'Resource not accessible by integration', documentation_url: docs },
+      };
+    case 'not-found':
+      return notFound();
+    case 'server-error':
+      return { status: 500, body: { message: 'Server Error' } };
+  }
+}
+
+function notFound(): Reply {
+  return {
+    status: 404,
+    body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' },
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A fake GitHub token: tests assert it never shows up in what the reporters log. */
+export const FAKE_GITHUB_TOKEN = 'ghs_doubleTokenThatMustNeverBeLogged1234';
+
+export interface RecordingLog {
+  warning(message: string): void;
+  notice(message: string): void;
+  debug(message: string): void;
+  warnings: string[];
+  notices: string[];
+  /** Every line, of every level, in order. */
+  all: string[];
+}
+
+export function recordingLog(): RecordingLog {
+  const log: RecordingLog = {
+    warnings: [],
+    notices: [],
+    all: [],
+    warning: (message) => {
+      log.warnings.push(message);
+      log.all.push(message);
+    },
+    notice: (message) => {
+      log.notices.push(message);
+      log.all.push(message);
+    },
+    debug: (message) => {
+      log.all.push(message);
+    },
+  };
+  return log;
+}

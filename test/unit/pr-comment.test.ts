@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { escapeMarkdown } from '../../src/report/markdown.ts';
+import {
+  type PrCommentContext,
+  prCommentMarker,
+  renderPrComment,
+} from '../../src/report/pr-comment.ts';
+import type { CommandReport, Outcome } from '../../src/report/types.ts';
+
+const SHA = 'abcdef1234567890abcdef1234567890abcdef12';
+const API_KEY = 'lsv2_sk_0123456789abcdef';
+const SECRET_VALUE = 'hunter2-database-password';
+const RUN_URL = 'https://github.com/acme/agents/actions/runs/5/attempts/1';
+/** GitHub's limit on an issue comment body. */
+const GITHUB_COMMENT_LIMIT = 65_536;
+
+const context: PrCommentContext = {
+  deploymentName: 'agent-pr-12',
+  github: {
+    owner: 'acme',
+    repo: 'agents',
+    sha: 'f'.repeat(40),
+    serverUrl: 'https://github.com',
+    runUrl: RUN_URL,
+  },
+  redact: [API_KEY, SECRET_VALUE],
+};
+
+function report(overrides: Partial<CommandReport> = {}): CommandReport {
+  return {
+    command: 'deploy',
+    outcome: 'success',
+    action: 'created',
+    headline: 'Created deployment agent-pr-12; revision 3f2a is DEPLOYED',
+    deployment: { id: 'dep-1', name: 'agent-pr-12', url: 'https://agent-pr-12.example.com' },
+    revision: { id: 'rev-3f2a', status: 'DEPLOYED', commitSha: SHA },
+    startedAt: Date.UTC(2025, 5, 1, 12, 0, 0),
+    endedAt: Date.UTC(2025, 5, 1, 12, 14, 30),
+    ...overrides,
+  };
+}
+
+/** Lines of the body outside the marker and our own heading. */
+function contentLines(body: string): string[] {
+  return body.split('\n').slice(2);
+}
+
+describe('renderPrComment', () => {
+  it('starts with the hidden marker of the deployment', () => {
+    const body = renderPrComment(report(), context);
+    expect(body.split('\n')[0]).toBe('<!-- deploy-action:agent-pr-12 -->');
+    expect(body.startsWith(prCommentMarker('agent-pr-12'))).toBe(true);
+  });
+
+  it('shows status, URL, revision, commit, time and run link', () => {
+    const body = renderPrComment(report(), context);
+    expect(body).toContain('✅');
+    expect(body).toContain('Succeeded');
+    expect(body).toContain('(<https://agent-pr-12.example.com/>)');
+    expect(body).toContain('`rev-3f2a`');
+    expect(body).toContain('DEPLOYED');
+    expect(body).toContain(`[\`abcdef1\`](<https://github.com/acme/agents/commit/${SHA}>)`);
+    expect(body).toContain(escapeMarkdown('2025-06-01T12:14:30.000Z'));
+    expect(body).toContain(`(<${RUN_URL}>)`);
+  });
+
+  it('falls back to the event sha and shows dashes for what is unknown', () => {
+    const body = renderPrComment(
+      report({ outcome: 'failure', deployment: undefined, revision: undefined }),
+      context,
+    );
+    expect(body).toContain(`/commit/${'f'.repeat(40)}>`);
+    expect(body).toContain('| ❌ Failed | — | — |');
+  });
+
+  it('prefers the run URL in the report', () => {
+    const body = renderPrComment(
+      report({ runUrl: 'https://github.com/acme/agents/actions/runs/99' }),
+      context,
+    );
+    expect(body).toContain('(<https://github.com/acme/agents/actions/runs/99>)');
+    expect(body).not.toContain(RUN_URL);
+  });
+
+  it.each([
+    ['success', '✅', 'Succeeded'],
+    ['warning', '⚠️', 'Needs attention'],
+    ['failure', '❌', 'Failed'],
+    ['timeout', '⏱️', 'Timed out'],
+    ['cancelled', '🚫', 'Cancelled'],
+    ['planned', '📝', 'Planned \\(dry run\\)'],
+  ] as const)('labels the %s outcome', (outcome: Outcome, emoji, label) => {
+    const body = renderPrComment(report({ outcome }), context);
+    expect(body.split('\n')[1]).toContain(emoji);
+    expect(body).toContain(`| ${emoji} ${label} |`);
+  });
+
+  it('shows the failure reason, the next step, the server message and the smoke test', () => {
+    const body = renderPrComment(
+      report({
+        outcome: 'failure',
+        revision: { id: 'rev-1', status: 'BUILD_FAILED', statusMessage: 'npm ERR code 1' },
+        reason: 'The build failed',
+        nextStep: 'Fix the build and push again',
+        smokeTest: { result: 'failed', events: [], error: 'no end event', durationMs: 5 },
+      }),
+      context,
+    );
+    expect(body).toContain('**Reason:** The build failed');
+    expect(body).toContain('**Next step:** Fix the build and push again');
+    expect(body).toContain('**Server message:** npm ERR code 1');
+    expect(body).toContain('**Smoke test:** failed: no end event');
+  });
+
+  it('keeps hostile server text inert', () => {
+    const hostile =
+      '</sub><img src=x onerror=alert(1)> | x |\n# Owned [click](javascript:alert(1)) @acme/admins #1 ![i](https://t.example/p.png)';
+    const body = renderPrComment(
+      report({
+        outcome: 'failure',
+        headline: hostile,
+        reason: hostile,
+        nextStep: hostile,
+        revision: { id: 'rev-1', status: hostile, statusMessage: hostile },
+        smokeTest: { result: 'failed', events: [], error: hostile, durationMs: 1 },
+      }),
+      context,
+    );
+    const content = contentLines(body).join('\n');
+    expect(content).not.toContain('<img');
+    expect(content).not.toMatch(/(?<!<\/?sub)<\/sub>(?!$)/m);
+    expect(content).not.toContain('](javascript:');
+    expect(content).not.toContain('![i]');
+    expect(content).not.toMatch(/@acme/); // no mention: a break follows every @
+    expect(content).not.toMatch(/(?<!\\)#1/); // no issue reference
+    expect(contentLines(body).some((line) => line.startsWith('#'))).toBe(false);
+    // The table stays a header, a divider and one row, each of five cells.
+    const tableRows = body.split('\n').filter((line) => line.startsWith('| '));
+    expect(tableRows).toHaveLength(3);
+    for (const row of tableRows) expect(row.split(/(?<!\\)\|/)).toHaveLength(7);
+  });
+
+  it('cannot be closed early by a hostile deployment name', () => {
+    const name = 'x --> <script>alert(1)</script> <!--';
+    const firstLine = renderPrComment(report(), { ...context, deploymentName: name }).split(
+      '\n',
+    )[0];
+    expect(firstLine).toMatch(/^<!-- deploy-action:[^<>]* -->$/);
+    expect(firstLine?.match(/-->/g)).toHaveLength(1);
+    expect(prCommentMarker(name)).not.toBe(prCommentMarker('x'));
+  });
+
+  it('never shows a secret the caller asks to redact, wherever the server echoes it', () => {
+    const body = renderPrComment(
+      report({
+        outcome: 'failure',
+        headline: `failed with key ${API_KEY}`,
+        reason: `env DB_PASSWORD=${SECRET_VALUE}`,
+        nextStep: `retry with ${API_KEY}`,
+        deployment: {
+          id: 'dep-1',
+          name: 'agent-pr-12',
+          url: `https://agent-pr-12.example.com/?api_key=${API_KEY}`,
+        },
+        revision: { id: 'rev-1', status: 'BUILD_FAILED', statusMessage: `saw ${SECRET_VALUE}` },
+      }),
+      context,
+    );
+    expect(body).not.toContain(API_KEY);
+    expect(body).not.toContain(SECRET_VALUE);
+    expect(body).not.toContain('hunter2');
+    expect(body).toContain('DB\\_PASSWORD\\=\\*\\*\\*');
+  });
+
+  it('drops credentials embedded in the deployment URL', () => {
+    const body = renderPrComment(
+      report({
+        deployment: {
+          id: 'd',
+          name: 'agent-pr-12',
+          url: 'https://admin:pa55word@agent.example.com',
+        },
+      }),
+      { ...context, redact: [] },
+    );
+    expect(body).toContain('(<https://agent.example.com/>)');
+    expect(body).not.toContain('(<https://admin:pa55word@');
+  });
+
+  it('does not link a deployment URL that is not http(s)', () => {
+    const body = renderPrComment(
+      report({ deployment: { id: 'd', name: 'agent-pr-12', url: 'javascript:alert(1)' } }),
+      context,
+    );
+    expect(body).not.toContain('](javascript');
+    expect(body).not.toContain('(<javascript');
+  });
+
+  it('truncates long server text and stays far below the comment size limit', () => {
+    const huge = 'y'.repeat(200_000);
+    const body = renderPrComment(
+      report({
+        outcome: 'failure',
+        headline: huge,
+        reason: huge,
+        nextStep: huge,
+        deployment: { id: huge, name: 'agent-pr-12', url: `https://example.com/${huge}` },
+        revision: {
+          id: huge,
+          status: huge,
+          statusMessage: huge,
+          commitSha: huge,
+          supersededBy: huge,
+        },
+        smokeTest: { result: 'failed', events: [], error: huge, durationMs: 1 },
+      }),
+      context,
+    );
+    expect(body).toContain('more characters');
+    expect(body.length).toBeLessThan(GITHUB_COMMENT_LIMIT / 4);
+  });
+});
