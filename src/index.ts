@@ -1,3 +1,4 @@
-import * as core from '@actions/core';
+/** Entry point of the action (dist/index.js): run() does the work and reports every failure. */
+import { run } from './main.ts';
 
-core.info('deploy-action');
+await run();

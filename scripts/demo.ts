@@ -1,0 +1,50 @@
+/**
+ * `npm run demo`: the action's main job on this machine, with nothing to set up. It starts the
+ * bundled control-plane emulator, runs dist/index.js exactly as the runner would (INPUT_*
+ * variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) to create a deployment, then again to
+ * patch it, and shows the log, the outputs and the job summary of each run.
+ */
+import { startEmulator } from '../test/emulator/index.ts';
+import { runAction } from '../test/support/run-action.ts';
+
+const API_KEY = 'demo-api-key';
+const emulator = await startEmulator({ apiKey: API_KEY, stepMs: 400 });
+let failed = false;
+try {
+  const inputs = {
+    'api-url': emulator.url,
+    'api-key': API_KEY,
+    name: 'demo-agent',
+    'repo-url': 'https://github.com/acme/demo-agent',
+    'graph-config-path': 'langgraph.json',
+    'resource-spec': 'min_scale: 1\nmax_scale: 2\ncpu: 0.5\nmemory_mb: 1024\n',
+    secrets: 'OPENAI_API_KEY=sk-demo-not-a-real-key',
+    'poll-interval': '250ms',
+    'wait-timeout': '1m',
+  };
+  for (const [title, extra] of [
+    ['First run: the deployment does not exist yet, so it is created', {}],
+    ['Second run: the deployment exists, so it is patched', { 'repo-ref': 'release-2' }],
+  ] as const) {
+    banner(title);
+    const run = await runAction({ inputs: { ...inputs, ...extra }, killAfterMs: 60_000 });
+    // The runner hides ::debug:: lines unless step debug is on; so does the demo.
+    process.stdout.write(run.stdout.replace(/^::debug::.*\n/gm, ''));
+    process.stderr.write(run.stderr);
+    banner('Outputs');
+    for (const [name, value] of Object.entries(run.outputs)) {
+      console.log(`${name} = ${value.length > 160 ? `${value.slice(0, 160)}…` : value}`);
+    }
+    banner('Job summary (Markdown)');
+    console.log(run.summary);
+    console.log(`exit code: ${run.exitCode}`);
+    if (run.exitCode !== 0) failed = true;
+  }
+} finally {
+  await emulator.close();
+}
+process.exitCode = failed ? 1 : 0;
+
+function banner(title: string): void {
+  console.log(`\n${'='.repeat(8)} ${title} ${'='.repeat(Math.max(0, 80 - title.length))}`);
+}

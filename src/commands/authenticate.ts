@@ -1,0 +1,39 @@
+/**
+ * `command: authenticate` — get an OAuth token for a user and provider, or the URL of the flow a
+ * person must complete when there is no token yet.
+ */
+import type { CommandContext } from './context.ts';
+
+export async function authenticate(ctx: CommandContext): Promise<void> {
+  const { settings, report } = ctx;
+  const answer = await ctx.log.group('Authenticating', () =>
+    ctx.client.authenticate(settings.authenticate, { signal: ctx.signal }),
+  );
+  report.action = 'authenticated';
+  if (answer.token) {
+    // Masked before anything else sees it; the `token` output carries it to later steps.
+    ctx.mask(answer.token);
+    report.token = answer.token;
+    report.outcome = 'success';
+    report.headline = `Obtained a token${settings.authenticate.provider ? ` for provider ${settings.authenticate.provider}` : ''}`;
+    return;
+  }
+  if (answer.url) report.authUrl = answer.url;
+  if (answer.auth_id) report.authId = answer.auth_id;
+  report.headline = answer.url
+    ? 'No token yet: a person must complete the authentication flow'
+    : 'The server returned neither a token nor an authentication URL';
+  if (settings.requireToken || !answer.url) {
+    report.outcome = 'failure';
+    report.reason = answer.url
+      ? 'No token was returned (require-token is true): the user has not completed the authentication flow yet.'
+      : 'The authenticate endpoint returned neither a token nor an authentication URL.';
+    report.nextStep = answer.url
+      ? "Open the 'auth-url' output (also in the job summary) as that user, finish the flow, then re-run the job."
+      : "Check 'provider', 'user-id' and 'scopes'.";
+    return;
+  }
+  report.outcome = 'warning';
+  report.reason =
+    'No token yet: open the authentication URL in the job summary to complete the flow.';
+}

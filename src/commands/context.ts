@@ -1,0 +1,29 @@
+/** What every command gets: settings, the API client, time, cancellation, logging, the report. */
+import type { ControlPlaneClient } from '../api/client.ts';
+import type { Clock } from '../clock.ts';
+import type { Settings } from '../inputs.ts';
+import type { CommandReport } from '../report/types.ts';
+
+/** The log, as commands see it. The edge implements it with @actions/core. */
+export interface Logger {
+  info(message: string): void;
+  warning(message: string): void;
+  debug(message: string): void;
+  group<T>(title: string, body: () => Promise<T>): Promise<T>;
+}
+
+export interface CommandContext {
+  settings: Settings;
+  client: ControlPlaneClient;
+  clock: Clock;
+  /** Aborted when the runner cancels the job (SIGINT/SIGTERM). */
+  signal: AbortSignal;
+  log: Logger;
+  /** Registers a value the log must never show (a token the server returned). */
+  mask(value: string): void;
+  /**
+   * Filled in as the command goes, so that whatever is known when a request fails or the job is
+   * cancelled still reaches the outputs and the summary.
+   */
+  report: CommandReport;
+}

@@ -1,0 +1,100 @@
+/**
+ * `command: delete` — delete a deployment (a PR preview on close), then wait until it is gone.
+ * With `ignore-not-found` (the default) a deployment that is already gone is a success, so a
+ * teardown job can run more than once.
+ */
+import { ApiError } from '../api/errors.ts';
+import type { Deployment } from '../api/schemas.ts';
+import { formatDuration, InputError } from '../parse/index.ts';
+import type { CommandContext } from './context.ts';
+import { recordDeployment } from './describe.ts';
+import { findDeployment } from './target.ts';
+
+export async function deleteCommand(ctx: CommandContext): Promise<void> {
+  const { settings, report, client, log } = ctx;
+  let deployment: Deployment | undefined;
+  try {
+    deployment = await log.group('Looking up the deployment', () => findDeployment(ctx));
+  } catch (error) {
+    // An unknown deployment-id is "not found" too.
+    if (!(error instanceof InputError && error.input === 'deployment-id')) throw error;
+  }
+  const label = settings.target.name ?? settings.target.deploymentId ?? '';
+  if (deployment === undefined) {
+    report.action = 'not-found';
+    if (settings.ignoreNotFound) {
+      report.outcome = 'success';
+      report.headline = `Deployment ${label} does not exist; nothing to delete`;
+      return;
+    }
+    report.outcome = 'failure';
+    report.headline = `Deployment ${label} does not exist`;
+    report.reason = `No deployment ${label} was found to delete.`;
+    report.nextStep =
+      "Check 'name' or 'deployment-id' (and 'tenant-id'), or set 'ignore-not-found: true' to treat a missing deployment as deleted.";
+    return;
+  }
+  recordDeployment(report, deployment);
+
+  if (settings.dryRun) {
+    report.outcome = 'planned';
+    report.plan = { action: 'delete', deployment_id: deployment.id, name: deployment.name };
+    report.headline = `Dry run: would delete deployment ${deployment.name}`;
+    return;
+  }
+
+  const answer = await log.group(`Deleting deployment ${deployment.name}`, () =>
+    client.deleteDeployment(deployment.id, { signal: ctx.signal }),
+  );
+  if (answer === 'unsupported') {
+    report.outcome = 'failure';
+    report.headline = `Deployment ${deployment.name} was not deleted`;
+    report.reason =
+      'This control plane does not support DELETE /v2/deployments/{id} (it answered 404 or 405 for an existing deployment).';
+    report.nextStep =
+      'Delete the deployment in the control plane UI, or ask its operators to enable the delete endpoint.';
+    return;
+  }
+  report.action = 'deleted';
+  report.headline = `Deleted deployment ${deployment.name}`;
+  if (!settings.wait) {
+    report.outcome = 'success';
+    return;
+  }
+  await waitUntilGone(ctx, deployment.id);
+}
+
+/** Polls the deployment until it answers 404 (it shows AWAITING_DELETE meanwhile). */
+async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
+  const { clock, settings, report } = ctx;
+  const deadline = clock.now() + settings.waitTimeoutMs;
+  for (;;) {
+    const readAt = clock.now();
+    try {
+      const current = await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
+      if (report.deployment && current.status) report.deployment.status = current.status;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        report.outcome = 'success';
+        if (report.deployment) report.deployment.status = 'DELETED';
+        return;
+      }
+      if (ctx.signal.aborted) break;
+      throw error;
+    }
+    if (ctx.signal.aborted || clock.now() >= deadline) break;
+    const untilNext = Math.min(readAt + settings.pollIntervalMs, deadline) - clock.now();
+    try {
+      await clock.sleep(Math.max(0, untilNext), ctx.signal);
+    } catch {
+      break;
+    }
+  }
+  const status = report.deployment?.status ?? 'AWAITING_DELETE';
+  report.outcome = ctx.signal.aborted ? 'cancelled' : 'timeout';
+  report.reason = ctx.signal.aborted
+    ? `The job was cancelled while deployment ${deploymentId} was ${status}; the deletion goes on on the server.`
+    : `Deployment ${deploymentId} was still ${status} after ${formatDuration(settings.waitTimeoutMs)}.`;
+  report.nextStep =
+    "The deletion goes on on the server: check it later with 'command: status', or raise 'wait-timeout'.";
+}

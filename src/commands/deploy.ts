@@ -1,0 +1,97 @@
+/**
+ * `command: deploy` — create the deployment or patch the existing one of that name, then follow
+ * the revision this run produced until it is DEPLOYED.
+ */
+import type { Deployment } from '../api/schemas.ts';
+import { type DeployPlan, planDeploy, planToJson } from '../plan.ts';
+import { logSafe } from '../report/log-text.ts';
+import type { CommandContext } from './context.ts';
+import { recordDeployment } from './describe.ts';
+import { checkListenerServes } from './listener.ts';
+import { followRevision } from './rollout.ts';
+import { findDeployment } from './target.ts';
+
+export async function deploy(ctx: CommandContext): Promise<void> {
+  const { settings, client, log, report } = ctx;
+  const existing = await log.group('Looking up the deployment', () => findDeployment(ctx));
+  if (existing) recordDeployment(report, existing);
+  const listenerId = settings.sourceConfig.listener_id;
+  const namespace = settings.sourceConfig.listener_config?.k8s_namespace;
+  if (listenerId !== undefined && namespace !== undefined) {
+    await log.group(`Checking listener ${listenerId}`, () =>
+      checkListenerServes(ctx, listenerId, namespace),
+    );
+  }
+
+  const plan = planDeploy(
+    {
+      ...(settings.target.name === undefined ? {} : { name: settings.target.name }),
+      source: settings.source,
+      sourceConfig: settings.sourceConfig,
+      revisionConfig: settings.revisionConfig,
+      secrets: settings.secrets,
+    },
+    existing,
+  );
+  const name = existing?.name ?? settings.target.name;
+  report.changes = plan.changes;
+  logPlan(ctx, plan, name);
+
+  if (settings.dryRun) {
+    report.outcome = 'planned';
+    report.action = plan.action === 'create' ? 'would-create' : 'would-patch';
+    report.plan = planToJson(plan, name);
+    report.headline =
+      plan.action === 'create'
+        ? `Dry run: would create deployment ${name}`
+        : `Dry run: would patch deployment ${name} (${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'})`;
+    return;
+  }
+
+  let deployment: Deployment;
+  if (plan.action === 'create') {
+    deployment = await log.group(`Creating deployment ${name}`, () =>
+      client.createDeployment(plan.body, { signal: ctx.signal }),
+    );
+    report.created = true;
+    report.action = 'created';
+    report.headline = `Created deployment ${deployment.name}`;
+  } else {
+    deployment = await log.group(`Updating deployment ${name}`, () =>
+      client.patchDeployment(plan.deploymentId, plan.body, { signal: ctx.signal }),
+    );
+    report.created = false;
+    report.action = 'patched';
+    report.headline = `Patched deployment ${deployment.name}`;
+  }
+  recordDeployment(report, deployment);
+  log.info(`Deployment ${deployment.name} (${deployment.id}) ${report.action}.`);
+
+  const revisionId = deployment.latest_revision_id;
+  if (!revisionId) {
+    report.outcome = 'failure';
+    report.reason = `The control plane answered without a latest_revision_id for deployment ${deployment.id}, so there is no revision to follow.`;
+    report.nextStep = "Check the deployment with 'command: status', then re-run the job.";
+    return;
+  }
+  if (existing && existing.latest_revision_id === revisionId) {
+    log.warning(
+      `The update did not produce a new revision: following revision ${revisionId}, which was already the latest. Set 'repo-ref' or 'image-uri' to make the deploy build a new one.`,
+    );
+  }
+  await followRevision(ctx, deployment, revisionId);
+}
+
+function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined): void {
+  const verb = plan.action === 'create' ? 'create' : 'patch';
+  ctx.log.info(`Plan: ${verb} deployment ${name ?? ''}`.trimEnd());
+  for (const change of plan.changes) {
+    ctx.log.info(`  ${change.path}: ${show(change.from)} -> ${show(change.to)}`);
+  }
+  if (plan.changes.length === 0)
+    ctx.log.info('  (no configuration change; a new revision is built)');
+}
+
+function show(value: unknown): string {
+  return value === undefined ? '(unset)' : logSafe(JSON.stringify(value), 200);
+}

@@ -1,0 +1,40 @@
+/** Copies what the server said about a deployment and a revision into the report. */
+import type { Deployment, Revision } from '../api/schemas.ts';
+import type { CommandReport } from '../report/types.ts';
+
+export function recordDeployment(report: CommandReport, deployment: Deployment): void {
+  const url = deployment.source_config?.custom_url ?? undefined;
+  report.deployment = {
+    id: deployment.id,
+    name: deployment.name,
+    ...(url ? { url } : {}),
+    ...(deployment.status ? { status: deployment.status } : {}),
+    ...(deployment.active_revision_id ? { activeRevisionId: deployment.active_revision_id } : {}),
+    ...(deployment.latest_revision_id ? { latestRevisionId: deployment.latest_revision_id } : {}),
+    // The control plane creates a tracing project named like the deployment (spec 2.1).
+    tracingProject: deployment.name,
+  };
+  report.result = withoutSecretValues(deployment);
+}
+
+export function recordRevision(report: CommandReport, revision: Revision): void {
+  const config = revision.source_revision_config;
+  report.revision = {
+    ...report.revision,
+    id: revision.id,
+    status: revision.status,
+    ...(revision.status_message ? { statusMessage: revision.status_message } : {}),
+    ...(config?.repo_commit_sha ? { commitSha: config.repo_commit_sha } : {}),
+    ...(config?.repo_ref ? { repoRef: config.repo_ref } : {}),
+    ...(config?.image_uri ? { imageUri: config.image_uri } : {}),
+  };
+}
+
+/** The deployment as JSON for the `result` output: secret names kept, values dropped. */
+export function withoutSecretValues(deployment: Deployment): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(deployment)) as Record<string, unknown>;
+  if (Array.isArray(copy.secrets)) {
+    copy.secrets = (copy.secrets as { name?: unknown }[]).map((secret) => ({ name: secret.name }));
+  }
+  return copy;
+}

@@ -1,0 +1,160 @@
+/**
+ * Following one revision to its end: the part that deploy, redeploy and status share. It waits
+ * (or not), then writes the outcome, the timeline and a human reason and next step into the report.
+ */
+import { ApiError } from '../api/errors.ts';
+import type { Deployment, Revision } from '../api/schemas.ts';
+import { messageOf } from '../error-message.ts';
+import { formatDuration } from '../parse/index.ts';
+import { logSafe } from '../report/log-text.ts';
+import type { TimelineEntry } from '../report/types.ts';
+import { type WaitOutcome, waitForRevision } from '../wait.ts';
+import type { CommandContext } from './context.ts';
+import { recordDeployment, recordRevision } from './describe.ts';
+import { runSmokeTest } from './smoke-test.ts';
+
+export async function followRevision(
+  ctx: CommandContext,
+  deployment: Deployment,
+  revisionId: string,
+): Promise<void> {
+  const { client, settings, log, report } = ctx;
+  report.revision = {
+    ...report.revision,
+    id: revisionId,
+    status: report.revision?.status ?? 'UNKNOWN',
+  };
+  const readRevision = (signal: AbortSignal): Promise<Revision> =>
+    client.getRevision(deployment.id, revisionId, { signal });
+
+  if (!settings.wait) {
+    const revision = await readRevision(ctx.signal);
+    recordRevision(report, revision);
+    report.outcome = 'success';
+    report.headline += `; not waiting (wait: false): revision ${revisionId} is ${revision.status}`;
+    return;
+  }
+
+  const outcome = await log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, () =>
+    waitForRevision({
+      readRevision,
+      clock: ctx.clock,
+      pollIntervalMs: settings.pollIntervalMs,
+      timeoutMs: settings.waitTimeoutMs,
+      signal: ctx.signal,
+      isTransientError: (error) => error instanceof ApiError && error.retryable,
+      onStatusChange: (entry, revision) => {
+        const message = revision.status_message ? `: ${logSafe(revision.status_message, 500)}` : '';
+        log.info(
+          `${new Date(entry.startedAt).toISOString()} ${logSafe(entry.status, 64)}${message}`,
+        );
+      },
+    }),
+  );
+  if (outcome.revision) recordRevision(report, outcome.revision);
+  report.timeline = outcome.timeline;
+
+  // The deployment's own view (active revision, URL, status) after the wait; not for a
+  // cancelled run, which must stop at once.
+  if (outcome.kind !== 'cancelled') {
+    try {
+      recordDeployment(report, await client.getDeployment(deployment.id, { signal: ctx.signal }));
+    } catch (error) {
+      log.warning(`Could not read deployment ${deployment.id} after the wait: ${messageOf(error)}`);
+    }
+  }
+  explainOutcome(ctx, outcome, revisionId);
+  if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
+}
+
+/** Runs the smoke test when `smoke-test-assistant` is set and the revision is DEPLOYED. */
+export async function smokeTestIfAsked(ctx: CommandContext): Promise<void> {
+  if (!ctx.settings.smokeTest) return;
+  const url = ctx.report.deployment?.url;
+  if (!url) {
+    ctx.report.outcome = 'failure';
+    ctx.report.smokeTest = {
+      result: 'failed',
+      events: [],
+      error: 'no deployment URL',
+      durationMs: 0,
+    };
+    ctx.report.reason =
+      'The smoke test needs the deployment URL (source_config.custom_url), and the server reported none.';
+    ctx.report.nextStep =
+      "Set 'custom-url' for container sources, or remove 'smoke-test-assistant'.";
+    return;
+  }
+  await runSmokeTest(ctx, url);
+}
+
+function explainOutcome(ctx: CommandContext, outcome: WaitOutcome, revisionId: string): void {
+  const { report, settings } = ctx;
+  const name = report.deployment?.name ?? 'the deployment';
+  const status = outcome.revision?.status ?? report.revision?.status ?? 'UNKNOWN';
+  const statusMessage = outcome.revision?.status_message;
+  switch (outcome.kind) {
+    case 'deployed':
+      report.outcome = 'success';
+      report.headline += `; revision ${revisionId} is DEPLOYED`;
+      return;
+    case 'skipped': {
+      const newer = report.deployment?.latestRevisionId;
+      const supersededBy = newer && newer !== revisionId ? newer : undefined;
+      if (report.revision && supersededBy) report.revision.supersededBy = supersededBy;
+      report.outcome = 'warning';
+      report.headline += `; revision ${revisionId} was SKIPPED`;
+      report.reason = `Revision ${revisionId} was superseded by ${supersededBy ? `revision ${supersededBy}` : 'a newer revision'} before it was deployed.`;
+      report.nextStep = supersededBy
+        ? `The newer revision is the one rolling out: check it with 'command: status' and 'revision-id: ${supersededBy}'. Use a 'concurrency' group in the workflow so that two runs never race.`
+        : "Check the deployment with 'command: status'. Use a 'concurrency' group in the workflow so that two runs never race.";
+      return;
+    }
+    case 'failed':
+      report.outcome = 'failure';
+      report.headline += `; revision ${revisionId} ended ${status}`;
+      report.reason = `Revision ${revisionId} of ${name} ended with status ${status}${statusMessage ? `: ${statusMessage}` : '.'}`;
+      report.nextStep = nextStepFor(status, name);
+      return;
+    case 'timeout':
+      report.outcome = 'timeout';
+      report.headline += `; revision ${revisionId} was still ${status} after ${formatDuration(settings.waitTimeoutMs)}`;
+      report.reason = `Revision ${revisionId} did not reach DEPLOYED within wait-timeout ${formatDuration(settings.waitTimeoutMs)}; last status ${status}${timelineText(outcome.timeline)}.${outcome.lastError ? ` The last read failed: ${messageOf(outcome.lastError)}` : ''}`;
+      report.nextStep = `The rollout goes on on the server. Check it later with 'command: status', or raise 'wait-timeout' (a first deploy can take about 15 minutes).`;
+      return;
+    case 'cancelled':
+      report.outcome = 'cancelled';
+      report.headline += `; cancelled while revision ${revisionId} was ${status}`;
+      report.reason = `The job was cancelled while revision ${revisionId} of ${name} was ${status}. The rollout goes on on the server.`;
+      report.nextStep = `Check it with 'command: status' (deployment ${report.deployment?.id ?? name}, revision ${revisionId}).`;
+      return;
+    case 'error':
+      report.outcome = 'failure';
+      report.headline += `; reading revision ${revisionId} failed`;
+      report.reason = `Reading revision ${revisionId} failed: ${messageOf(outcome.error)}`;
+      report.nextStep =
+        'Check the API key, the deployment and the revision id, then re-run the job.';
+      return;
+  }
+}
+
+function nextStepFor(status: string, name: string): string {
+  switch (status) {
+    case 'BUILD_FAILED':
+      return `Read the build logs of this revision in the control plane, fix the build (code, dependencies, 'install-command', 'build-command'), and push again.`;
+    case 'DEPLOY_FAILED':
+      return `The image was built but did not start: read the application's logs in the control plane, and check 'resource-spec' and 'secrets'. Then re-run the job or roll back with 'command: redeploy' and 'revision-id: previous'.`;
+    case 'CREATE_FAILED':
+      return `The control plane could not create the revision: check the inputs of ${name} ('repo-url', 'integration-id', 'graph-config-path', 'image-uri', 'listener-id') and re-run the job.`;
+    case 'INTERRUPTED':
+      return 'Someone stopped this revision. Re-run the job to deploy again.';
+    default:
+      return 'Check the revision in the control plane, then re-run the job.';
+  }
+}
+
+function timelineText(timeline: TimelineEntry[]): string {
+  if (timeline.length === 0) return '';
+  const parts = timeline.map((entry) => `${entry.status} ${formatDuration(entry.durationMs)}`);
+  return ` (${parts.join(', ')})`;
+}

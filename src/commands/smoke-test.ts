@@ -1,0 +1,73 @@
+/**
+ * The smoke test: after DEPLOYED, one threadless run through the deployed app's run stream. It
+ * passes when the stream delivers at least one data event and ends without an `error` event
+ * within `smoke-test-timeout`.
+ */
+import { RunStreamError } from '../api/errors.ts';
+import { runStream } from '../api/run-stream.ts';
+import { messageOf } from '../error-message.ts';
+import { formatDuration } from '../parse/index.ts';
+import type { SmokeTestReport } from '../report/types.ts';
+import type { CommandContext } from './context.ts';
+
+/** Events that frame a run rather than show that the graph did anything. */
+const FRAMING_EVENTS = new Set(['metadata', 'end', 'error']);
+/** The summary shows this many events at most; the count says how many arrived. */
+const MAX_EVENTS_KEPT = 20;
+
+export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): Promise<void> {
+  const smoke = ctx.settings.smokeTest;
+  if (!smoke) return;
+  const { report, clock } = ctx;
+  const startedAt = clock.now();
+  const events: SmokeTestReport['events'] = [];
+  let dataEvents = 0;
+  const timeout = AbortSignal.timeout(smoke.timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, timeout]);
+  let error: string | undefined;
+
+  await ctx.log.group(`Smoke test: one run of assistant ${smoke.assistantId}`, async () => {
+    try {
+      const stream = runStream({
+        deploymentUrl,
+        apiKey: ctx.settings.api.key,
+        ...(ctx.settings.api.tenantId === undefined ? {} : { tenantId: ctx.settings.api.tenantId }),
+        body: {
+          assistant_id: smoke.assistantId,
+          input: { messages: [{ role: 'user', content: smoke.message }] },
+          stream_mode: smoke.streamMode,
+        },
+        signal,
+      });
+      for await (const chunk of stream) {
+        if (!FRAMING_EVENTS.has(chunk.event)) dataEvents++;
+        if (events.length < MAX_EVENTS_KEPT) {
+          const data = typeof chunk.data === 'string' ? chunk.data : JSON.stringify(chunk.data);
+          events.push({ event: chunk.event, data: data ?? '' });
+        }
+        ctx.log.info(`event: ${chunk.event}`);
+      }
+      if (dataEvents === 0) error = 'the run stream ended without any data event';
+    } catch (caught) {
+      if (timeout.aborted) {
+        error = `no complete answer within smoke-test-timeout ${formatDuration(smoke.timeoutMs)}`;
+      } else if (caught instanceof RunStreamError) {
+        error = `the run stream sent an error event: ${caught.message}`;
+      } else {
+        error = messageOf(caught);
+      }
+    }
+  });
+
+  report.smokeTest = {
+    result: error === undefined ? 'passed' : 'failed',
+    events,
+    ...(error === undefined ? {} : { error }),
+    durationMs: clock.now() - startedAt,
+  };
+  if (error !== undefined && !ctx.signal.aborted) {
+    report.outcome = 'failure';
+    report.reason = `The smoke test of ${deploymentUrl} failed: ${error}.`;
+    report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.`;
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * Every input of action.yml, read once into one typed Settings object.
+ *
+ * `readSettings` is pure: it takes a function that returns an input's raw value (the edge passes
+ * `core.getInput`) and the environment as a plain object. Every input is checked before the first
+ * request, and all problems are reported together, each naming its input.
+ */
+import type {
+  AuthenticateRequest,
+  Secret,
+  SourceConfig,
+  SourceKind,
+  SourceRevisionConfig,
+} from './api/schemas.ts';
+import { SOURCE_KINDS } from './api/schemas.ts';
+import {
+  InputError,
+  InputErrorCollector,
+  parseApiUrl,
+  parseBoolean,
+  parseChoice,
+  parseDeploymentName,
+  parseDuration,
+  parseHttpUrl,
+  parseList,
+  parseResourceSpec,
+  parseSecrets,
+} from './parse/index.ts';
+import type { CommandName } from './report/types.ts';
+
+export const COMMANDS = [
+  'deploy',
+  'redeploy',
+  'status',
+  'delete',
+  'listener',
+  'authenticate',
+] as const satisfies readonly CommandName[];
+
+/** Commands that act on one deployment, addressed by `name` or `deployment-id`. */
+const DEPLOYMENT_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'status', 'delete'];
+
+/** `revision-id: previous` asks redeploy for the revision deployed before the active one. */
+export const PREVIOUS_REVISION = 'previous';
+
+export interface ApiSettings {
+  url: string;
+  key: string;
+  tenantId?: string;
+}
+
+export interface SmokeTestSettings {
+  assistantId: string;
+  message: string;
+  streamMode: string;
+  timeoutMs: number;
+}
+
+export interface Settings {
+  command: CommandName;
+  api: ApiSettings;
+  /** How the deployment is addressed: by id when given, else by exact name. */
+  target: { name?: string; deploymentId?: string };
+  source: SourceKind;
+  /** Only the source_config fields the user gave: absent ones are left as the server has them. */
+  sourceConfig: SourceConfig;
+  /** Only the source_revision_config fields the user gave (repo-ref defaults to the workflow's). */
+  revisionConfig: SourceRevisionConfig;
+  secrets: Secret[];
+  /** redeploy: the revision to redeploy (or PREVIOUS_REVISION); status: the revision to read. */
+  revisionId?: string;
+  /** delete: a deployment that does not exist counts as deleted. */
+  ignoreNotFound: boolean;
+  /** listener: the listener to read. */
+  listenerId?: string;
+  authenticate: AuthenticateRequest;
+  requireToken: boolean;
+  smokeTest?: SmokeTestSettings;
+  wait: boolean;
+  waitTimeoutMs: number;
+  pollIntervalMs: number;
+  dryRun: boolean;
+}
+
+/** Returns the raw (untrimmed) value of an input, '' when it is not set. */
+export type InputReader = (name: string) => string;
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The branch or tag the workflow runs for; on pull requests, the PR's head branch. */
+export function defaultRepoRef(env: Environment): string | undefined {
+  return nonEmpty(env.GITHUB_HEAD_REF) ?? nonEmpty(env.GITHUB_REF_NAME);
+}
+
+export function readSettings(read: InputReader, env: Environment): Settings {
+  const collector = new InputErrorCollector();
+  const problem = (input: string, message: string): void => {
+    collector.errors.push(new InputError(input, message));
+  };
+  const text = (name: string): string | undefined => nonEmpty(read(name).trim());
+  /** Parses an optional input: undefined when empty or invalid (the error is collected). */
+  const parsed = <T>(name: string, parse: (value: string) => T): T | undefined => {
+    const value = text(name);
+    return value === undefined ? undefined : collector.attempt(() => parse(value));
+  };
+  const flag = (name: string, fallback: boolean): boolean =>
+    parsed(name, (v) => parseBoolean(name, v)) ?? fallback;
+  const duration = (name: string, fallback: string): number =>
+    collector.attempt(() => parseDuration(name, text(name) ?? fallback)) ?? 0;
+
+  const command = parsed('command', (v) => parseChoice('command', v, COMMANDS)) ?? 'deploy';
+
+  const allowInsecureHttp = flag('allow-insecure-http', false);
+  const apiUrl = parsed('api-url', (v) => parseApiUrl('api-url', v, { allowInsecureHttp }));
+  if (text('api-url') === undefined) {
+    problem('api-url', requiredMessage('api-url', 'the control-plane base URL (https://...)'));
+  }
+  // Whitespace around a key is a copy-paste accident, not part of it.
+  const apiKey = text('api-key');
+  if (apiKey === undefined) {
+    problem('api-key', requiredMessage('api-key', 'the control-plane API key, from a secret'));
+  }
+  const tenantId = text('tenant-id');
+
+  const name = parsed('name', (v) => parseDeploymentName('name', v));
+  const deploymentId = text('deployment-id');
+  if (
+    DEPLOYMENT_COMMANDS.includes(command) &&
+    text('name') === undefined &&
+    deploymentId === undefined
+  ) {
+    problem(
+      'name',
+      `Inputs 'name' and 'deployment-id' are both empty; command '${command}' needs one of them. Set 'name' to the deployment's name (lowercase letters, digits, dashes).`,
+    );
+  }
+
+  const source = parsed('source', (v) => parseChoice('source', v, SOURCE_KINDS)) ?? 'hosted_repo';
+  const sourceConfig = readSourceConfig(text, parsed, flag, problem);
+  const revisionConfig = readRevisionConfig(command, source, text, problem, env);
+
+  const secretsRaw = read('secrets');
+  const secrets =
+    secretsRaw.trim() === ''
+      ? []
+      : (collector.attempt(() => parseSecrets('secrets', secretsRaw, env)) ?? []);
+
+  const revisionId = text('revision-id');
+  if (command === 'redeploy' && revisionId === undefined) {
+    problem(
+      'revision-id',
+      `Input 'revision-id' is empty; command 'redeploy' needs the revision to redeploy. Set it to a revision id, or to '${PREVIOUS_REVISION}' to roll back to the revision deployed before the active one.`,
+    );
+  }
+  if (command === 'status' && revisionId === PREVIOUS_REVISION) {
+    problem(
+      'revision-id',
+      `Input 'revision-id' is '${PREVIOUS_REVISION}', which only 'redeploy' understands. Give a revision id, or leave it empty to read the latest revision.`,
+    );
+  }
+  const listenerId = text('listener-id');
+  if (command === 'listener' && listenerId === undefined) {
+    problem(
+      'listener-id',
+      requiredMessage('listener-id', "the id of the listener to read, for command 'listener'"),
+    );
+  }
+
+  const authenticate = readAuthenticate(text, flag, collector);
+  const requireToken = flag('require-token', false);
+  const smokeTest = readSmokeTest(text, collector);
+
+  const wait = flag('wait', true);
+  const waitTimeoutMs = duration('wait-timeout', '30m');
+  const pollIntervalMs = duration('poll-interval', '10s');
+  const dryRun = flag('dry-run', false);
+
+  // One problem reads best on its own; several are listed together.
+  const [onlyError] = collector.errors;
+  if (collector.errors.length === 1 && onlyError) throw onlyError;
+  collector.throwIfAny();
+  // Each of these being undefined recorded an error above, so throwIfAny has thrown.
+  if (apiUrl === undefined || apiKey === undefined)
+    throw new Error('unreachable: api input missing');
+
+  return {
+    command,
+    api: { url: apiUrl, key: apiKey, ...(tenantId === undefined ? {} : { tenantId }) },
+    target: {
+      ...(name === undefined ? {} : { name }),
+      ...(deploymentId === undefined ? {} : { deploymentId }),
+    },
+    source,
+    sourceConfig,
+    revisionConfig,
+    secrets,
+    ...(revisionId === undefined ? {} : { revisionId }),
+    ignoreNotFound: flag('ignore-not-found', true),
+    ...(listenerId === undefined ? {} : { listenerId }),
+    authenticate,
+    requireToken,
+    ...(smokeTest === undefined ? {} : { smokeTest }),
+    wait,
+    waitTimeoutMs,
+    pollIntervalMs,
+    dryRun,
+  };
+}
+
+type Text = (name: string) => string | undefined;
+type Parsed = <T>(name: string, parse: (value: string) => T) => T | undefined;
+type Flag = (name: string, fallback: boolean) => boolean;
+type Problem = (input: string, message: string) => void;
+
+function readSourceConfig(text: Text, parsed: Parsed, flag: Flag, problem: Problem): SourceConfig {
+  const config: SourceConfig = {};
+  const integrationId = text('integration-id');
+  if (integrationId !== undefined) config.integration_id = integrationId;
+  const repoUrl = parsed('repo-url', (v) => parseHttpUrl('repo-url', v));
+  if (repoUrl !== undefined) config.repo_url = repoUrl;
+  if (text('build-on-push') !== undefined) config.build_on_push = flag('build-on-push', false);
+  const customUrl = parsed('custom-url', (v) => parseHttpUrl('custom-url', v));
+  if (customUrl !== undefined) config.custom_url = customUrl;
+  const listenerId = text('listener-id');
+  if (listenerId !== undefined) config.listener_id = listenerId;
+  const namespace = text('k8s-namespace');
+  if (namespace !== undefined) {
+    if (listenerId === undefined) {
+      problem(
+        'k8s-namespace',
+        `Input 'k8s-namespace' is set to "${namespace}" but 'listener-id' is empty. A namespace belongs to a listener: set 'listener-id' too, or remove 'k8s-namespace'.`,
+      );
+    }
+    config.listener_config = { k8s_namespace: namespace };
+  }
+  const installCommand = text('install-command');
+  if (installCommand !== undefined) config.install_command = installCommand;
+  const buildCommand = text('build-command');
+  if (buildCommand !== undefined) config.build_command = buildCommand;
+  const resourceSpec = parsed('resource-spec', (v) => parseResourceSpec('resource-spec', v));
+  if (resourceSpec !== undefined) config.resource_spec = resourceSpec;
+  return config;
+}
+
+function readRevisionConfig(
+  command: CommandName,
+  source: SourceKind,
+  text: Text,
+  problem: Problem,
+  env: Environment,
+): SourceRevisionConfig {
+  const config: SourceRevisionConfig = {};
+  const graphConfigPath = text('graph-config-path');
+  const imageUri = text('image-uri');
+  if (source === 'hosted_repo') {
+    if (imageUri !== undefined) {
+      problem(
+        'image-uri',
+        "Input 'image-uri' is set, but source 'hosted_repo' builds from the repository. Remove 'image-uri', or set 'source' to external_container or internal_container.",
+      );
+    }
+    if (graphConfigPath !== undefined) config.graph_config_path = graphConfigPath;
+    const repoRef = text('repo-ref') ?? defaultRepoRef(env);
+    if (repoRef !== undefined) config.repo_ref = repoRef;
+    return config;
+  }
+  if (graphConfigPath !== undefined) {
+    problem(
+      'graph-config-path',
+      `Input 'graph-config-path' is set, but source '${source}' deploys an image and takes no graph configuration. Remove 'graph-config-path', or use source 'hosted_repo'.`,
+    );
+  }
+  if (imageUri !== undefined) config.image_uri = imageUri;
+  else if (command === 'deploy') {
+    problem(
+      'image-uri',
+      `Input 'image-uri' is empty, but source '${source}' deploys a container image. Set 'image-uri' to the image to deploy (e.g. registry.example.com/agent:1.2.3).`,
+    );
+  }
+  return config;
+}
+
+function readAuthenticate(
+  text: Text,
+  flag: Flag,
+  collector: InputErrorCollector,
+): AuthenticateRequest {
+  const request: AuthenticateRequest = {};
+  const userId = text('user-id');
+  if (userId !== undefined) request.user_id = userId;
+  const provider = text('provider');
+  if (provider !== undefined) request.provider = provider;
+  const scopes = text('scopes');
+  if (scopes !== undefined) {
+    const list = collector.attempt(() => parseList(scopes));
+    if (list !== undefined && list.length > 0) request.scopes = list;
+  }
+  const agentId = text('agent-id');
+  if (agentId !== undefined) request.agent_id = agentId;
+  const svcUserId = text('svc-user-id');
+  if (svcUserId !== undefined) request.svc_user_id = svcUserId;
+  if (text('use-agent-builder-public-oauth') !== undefined) {
+    request.use_agent_builder_public_oauth = flag('use-agent-builder-public-oauth', false);
+  }
+  return request;
+}
+
+function readSmokeTest(text: Text, collector: InputErrorCollector): SmokeTestSettings | undefined {
+  const assistantId = text('smoke-test-assistant');
+  const timeoutMs = collector.attempt(() =>
+    parseDuration('smoke-test-timeout', text('smoke-test-timeout') ?? '2m'),
+  );
+  if (assistantId === undefined || timeoutMs === undefined) return undefined;
+  return {
+    assistantId,
+    message: text('smoke-test-message') ?? 'ping',
+    streamMode: text('smoke-test-stream-mode') ?? 'updates',
+    timeoutMs,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function requiredMessage(input: string, what: string): string {
+  return `Input '${input}' is required and empty. Set it to ${what} in the step's 'with:'.`;
+}

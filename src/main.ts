@@ -1,0 +1,123 @@
+/**
+ * run(): settings → command → report. The only place that touches @actions/core, the process and
+ * the real clock; everything it calls takes plain values.
+ */
+import * as core from '@actions/core';
+import { ControlPlaneClient } from './api/client.ts';
+import { ApiError } from './api/errors.ts';
+import { systemClock } from './clock.ts';
+import { authenticate } from './commands/authenticate.ts';
+import type { CommandContext, Logger } from './commands/context.ts';
+import { deleteCommand } from './commands/delete.ts';
+import { deploy } from './commands/deploy.ts';
+import { listener } from './commands/listener.ts';
+import { redeploy } from './commands/redeploy.ts';
+import { status } from './commands/status.ts';
+import { messageOf } from './error-message.ts';
+import { readSettings, type Settings } from './inputs.ts';
+import { InputError, InputErrors, secretValues } from './parse/index.ts';
+import { outputsOf } from './report/outputs.ts';
+import { renderSummary } from './report/summary.ts';
+import type { CommandName, CommandReport } from './report/types.ts';
+
+const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
+  deploy,
+  redeploy,
+  status,
+  delete: deleteCommand,
+  listener,
+  authenticate,
+};
+
+const coreLogger: Logger = {
+  info: (message) => core.info(message),
+  warning: (message) => core.warning(message),
+  debug: (message) => core.debug(message),
+  group: (title, body) => core.group(title, body),
+};
+
+export async function run(): Promise<void> {
+  const startedAt = Date.now();
+  // Mask the key before anything else can print it.
+  const rawKey = core.getInput('api-key').trim();
+  if (rawKey !== '') core.setSecret(rawKey);
+
+  let settings: Settings;
+  try {
+    settings = readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);
+  } catch (error) {
+    core.setFailed(messageOf(error));
+    return;
+  }
+  for (const value of secretValues(settings.secrets)) core.setSecret(value);
+
+  const report: CommandReport = {
+    command: settings.command,
+    outcome: 'failure',
+    headline: '',
+    startedAt,
+    endedAt: startedAt,
+  };
+  const cancellation = new AbortController();
+  const cancel = (): void => {
+    core.info('Cancellation received: stopping the wait (the rollout goes on on the server).');
+    cancellation.abort();
+  };
+  process.once('SIGINT', cancel);
+  process.once('SIGTERM', cancel);
+
+  const client = new ControlPlaneClient({
+    baseUrl: settings.api.url,
+    apiKey: settings.api.key,
+    ...(settings.api.tenantId === undefined ? {} : { tenantId: settings.api.tenantId }),
+    secretValues: secretValues(settings.secrets),
+    debug: (line) => core.debug(line),
+  });
+  const handler = COMMAND_HANDLERS[settings.command];
+  try {
+    await handler({
+      settings,
+      client,
+      clock: systemClock,
+      signal: cancellation.signal,
+      log: coreLogger,
+      mask: (value) => core.setSecret(value),
+      report,
+    });
+  } catch (error) {
+    report.outcome = cancellation.signal.aborted ? 'cancelled' : 'failure';
+    report.reason = messageOf(error);
+    if (
+      !(error instanceof InputError || error instanceof InputErrors || error instanceof ApiError)
+    ) {
+      // An unexpected error is a bug of ours: its stack helps a maintainer, with step debug on.
+      core.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
+  } finally {
+    process.removeListener('SIGINT', cancel);
+    process.removeListener('SIGTERM', cancel);
+  }
+  report.endedAt = Date.now();
+  await publish(report);
+}
+
+async function publish(report: CommandReport): Promise<void> {
+  for (const [name, value] of Object.entries(outputsOf(report))) core.setOutput(name, value);
+  try {
+    await core.summary.addRaw(renderSummary(report)).write();
+  } catch (error) {
+    // No GITHUB_STEP_SUMMARY (e.g. run outside Actions) must not fail a deploy.
+    core.debug(`Job summary not written: ${messageOf(error)}`);
+  }
+  if (report.outcome === 'warning' && report.reason) core.warning(report.reason);
+  if (
+    report.outcome === 'failure' ||
+    report.outcome === 'timeout' ||
+    report.outcome === 'cancelled'
+  ) {
+    const steps = report.nextStep ? ` ${report.nextStep}` : '';
+    core.setFailed(`${report.reason ?? report.headline}${steps}`);
+  } else {
+    core.info(report.headline);
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * Deciding what a deploy sends: a create body for a new deployment, or a PATCH body with only what
+ * differs for an existing one, and the field-by-field difference that dry runs print. Pure.
+ */
+import type {
+  CreateDeploymentRequest,
+  Deployment,
+  PatchDeploymentRequest,
+  Secret,
+  SourceConfig,
+  SourceKind,
+  SourceRevisionConfig,
+} from './api/schemas.ts';
+import { InputError } from './parse/index.ts';
+import type { FieldChange } from './report/types.ts';
+
+export interface DesiredDeployment {
+  name?: string;
+  source: SourceKind;
+  sourceConfig: SourceConfig;
+  revisionConfig: SourceRevisionConfig;
+  secrets: Secret[];
+}
+
+export type DeployPlan =
+  | { action: 'create'; body: CreateDeploymentRequest; changes: FieldChange[] }
+  | {
+      action: 'patch';
+      deploymentId: string;
+      body: PatchDeploymentRequest;
+      changes: FieldChange[];
+      /** False when nothing in the body makes the server build a new revision. */
+      producesRevision: boolean;
+    };
+
+/** What a dry-run output and log show in place of a secret value. */
+export const HIDDEN = '***';
+
+export function planDeploy(
+  desired: DesiredDeployment,
+  existing: Deployment | undefined,
+): DeployPlan {
+  return existing === undefined ? planCreate(desired) : planPatch(desired, existing);
+}
+
+function planCreate(desired: DesiredDeployment): DeployPlan {
+  const { name } = desired;
+  if (name === undefined) {
+    // Addressed by id only, and that id does not exist: the caller reports it before planning.
+    throw new InputError(
+      'name',
+      "Input 'name' is empty: a new deployment needs a name. Set 'name'.",
+    );
+  }
+  if (desired.source === 'hosted_repo' && desired.revisionConfig.graph_config_path === undefined) {
+    throw new InputError(
+      'graph-config-path',
+      `Input 'graph-config-path' is empty, but creating the hosted_repo deployment '${name}' needs it. Set it to the path of the graph configuration file in the repository (e.g. langgraph.json).`,
+    );
+  }
+  const body: CreateDeploymentRequest = {
+    name,
+    source: desired.source,
+    source_config: desired.sourceConfig,
+    source_revision_config: desired.revisionConfig,
+    secrets: desired.secrets,
+  };
+  const changes: FieldChange[] = [
+    { path: 'name', from: undefined, to: name },
+    { path: 'source', from: undefined, to: desired.source },
+    ...diffFields('source_config', {}, desired.sourceConfig),
+    ...diffFields('source_revision_config', {}, desired.revisionConfig),
+    ...secretChanges(desired.secrets, []),
+  ];
+  return { action: 'create', body, changes };
+}
+
+function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan {
+  if (existing.source != null && existing.source !== desired.source) {
+    throw new InputError(
+      'source',
+      `Input 'source' is '${desired.source}', but deployment '${existing.name}' was created with source '${existing.source}', and the source kind cannot change after creation. Set 'source: ${existing.source}', or deploy under a new name.`,
+    );
+  }
+  const currentConfig: Record<string, unknown> = existing.source_config ?? {};
+  const currentRevision: Record<string, unknown> = existing.source_revision_config ?? {};
+
+  const body: PatchDeploymentRequest = {};
+  const sourceConfig: SourceConfig = {};
+  for (const [key, value] of Object.entries(desired.sourceConfig) as [
+    keyof SourceConfig,
+    SourceConfig[keyof SourceConfig],
+  ][]) {
+    // resource_spec is replaced whole by the server, so it is compared and sent whole.
+    if (!sameValue(currentConfig[key], value)) Object.assign(sourceConfig, { [key]: value });
+  }
+  if (Object.keys(sourceConfig).length > 0) body.source_config = sourceConfig;
+
+  // A deploy always produces a revision: source_revision_config is sent even when unchanged,
+  // because the same ref can point at new commits. With no ref given, the current one is rebuilt.
+  const revisionConfig = withFallbackRef(desired, currentRevision);
+  if (Object.keys(revisionConfig).length > 0) body.source_revision_config = revisionConfig;
+  // An empty list would mean "unchanged" to the server anyway.
+  if (desired.secrets.length > 0) body.secrets = desired.secrets;
+
+  const changes: FieldChange[] = [
+    ...diffFields('source_config', currentConfig, sourceConfig),
+    ...diffFields('source_revision_config', currentRevision, revisionConfig),
+    ...secretChanges(
+      desired.secrets,
+      (existing.secrets ?? []).map((secret) => secret.name),
+    ),
+  ];
+  return {
+    action: 'patch',
+    deploymentId: existing.id,
+    body,
+    changes,
+    producesRevision: body.source_revision_config !== undefined || body.secrets !== undefined,
+  };
+}
+
+function withFallbackRef(
+  desired: DesiredDeployment,
+  current: Record<string, unknown>,
+): SourceRevisionConfig {
+  if (Object.keys(desired.revisionConfig).length > 0) return desired.revisionConfig;
+  const key = desired.source === 'hosted_repo' ? 'repo_ref' : 'image_uri';
+  const value = current[key];
+  return typeof value === 'string' && value !== '' ? { [key]: value } : {};
+}
+
+/** Field-level differences between two objects, one level deep (nested values compared whole). */
+function diffFields(
+  prefix: string,
+  from: Record<string, unknown>,
+  to: Record<string, unknown>,
+): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [key, value] of Object.entries(to)) {
+    if (!sameValue(from[key], value)) {
+      changes.push({ path: `${prefix}.${key}`, from: from[key] ?? undefined, to: value });
+    }
+  }
+  return changes;
+}
+
+/** Secret values are never shown, and the server's are unknown: names only. */
+function secretChanges(secrets: Secret[], existingNames: string[]): FieldChange[] {
+  return secrets.map((secret) => ({
+    path: `secrets.${secret.name}`,
+    from: existingNames.includes(secret.name) ? HIDDEN : undefined,
+    to: HIDDEN,
+  }));
+}
+
+/** Deep equality of JSON values, ignoring object key order. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value ?? null, (_key, inner: unknown) => {
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner;
+    return Object.fromEntries(
+      Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      ),
+    );
+  });
+}
+
+/** The plan as the `plan` output and the dry-run log show it: secret values hidden. */
+export function planToJson(plan: DeployPlan, name: string | undefined): Record<string, unknown> {
+  const request = JSON.parse(JSON.stringify(plan.body)) as { secrets?: { value: string }[] };
+  for (const secret of request.secrets ?? []) secret.value = HIDDEN;
+  return {
+    action: plan.action,
+    ...(plan.action === 'patch' ? { deployment_id: plan.deploymentId } : {}),
+    name,
+    request,
+    changes: plan.changes.map((change) => ({
+      path: change.path,
+      from: change.from ?? null,
+      to: change.to ?? null,
+    })),
+  };
+}

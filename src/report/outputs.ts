@@ -1,0 +1,31 @@
+/** The step's outputs, from the report. Pure: the edge calls core.setOutput for each. */
+import type { CommandReport } from './types.ts';
+
+/** Every output the report knows; unknown ones are left unset rather than set to ''. */
+export function outputsOf(report: CommandReport): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const set = (name: string, value: string | undefined): void => {
+    if (value !== undefined && value !== '') outputs[name] = value;
+  };
+  const { deployment, revision } = report;
+  set('deployment-id', deployment?.id);
+  set('deployment-name', deployment?.name);
+  set('deployment-url', deployment?.url);
+  set('deployment-status', deployment?.status);
+  set('revision-id', revision?.id);
+  set('revision-status', revision?.status);
+  set('active-revision-id', deployment?.activeRevisionId);
+  if (report.created !== undefined) set('created', String(report.created));
+  set('repo-commit-sha', revision?.commitSha);
+  set('tracing-project', deployment?.tracingProject);
+  if (report.plan) set('plan', JSON.stringify(report.plan));
+  set('listener-compute-id', report.listener?.computeId);
+  if (report.listener?.namespaces)
+    set('listener-namespaces', JSON.stringify(report.listener.namespaces));
+  set('token', report.token);
+  set('auth-url', report.authUrl);
+  set('auth-id', report.authId);
+  set('smoke-test-result', report.smokeTest?.result);
+  if (report.result) set('result', JSON.stringify(report.result));
+  return outputs;
+}

@@ -1,0 +1,157 @@
+/**
+ * Runs the bundled action (dist/index.js) as a child process exactly as the runner does: inputs
+ * as INPUT_* variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, a clean environment. Used by
+ * the end-to-end tests and by `npm run demo`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const DIST_ENTRY = resolve(import.meta.dirname, '../../dist/index.js');
+
+export interface RunActionOptions {
+  inputs: Record<string, string>;
+  /** Extra environment (GITHUB_* context, env vars for bare secret names). */
+  env?: Record<string, string>;
+  /** Send this signal to the action once its stdout contains `when` (cancellation tests). */
+  signal?: { name: NodeJS.Signals; when: string | RegExp };
+  /** Called with the whole stdout so far on every chunk (to act on the server mid-run). */
+  onStdout?: (stdout: string) => void;
+  /** Kill the process after this long: a hang is a failure, never a stuck test run. */
+  killAfterMs?: number;
+  entry?: string;
+}
+
+export interface ActionRun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  /** Everything the run wrote, for leak scans. */
+  everything: string;
+}
+
+/** `INPUT_API-KEY`: what @actions/core's getInput reads (spaces become _, dashes stay). */
+export function inputVariable(name: string): string {
+  return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+}
+
+export async function runAction(options: RunActionOptions): Promise<ActionRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'deploy-action-run-'));
+  const outputFile = join(dir, 'output');
+  const summaryFile = join(dir, 'summary');
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: dir,
+    GITHUB_REF_NAME: 'main',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    GITHUB_REPOSITORY: 'acme/agent',
+    GITHUB_EVENT_NAME: 'push',
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(options.inputs)) env[inputVariable(name)] = value;
+
+  try {
+    const { exitCode, stdout, stderr } = await spawnAndCollect(
+      options.entry ?? DIST_ENTRY,
+      env,
+      options,
+    );
+    const outputs = parseOutputFile(await readFile(outputFile, 'utf8'));
+    const summary = await readFile(summaryFile, 'utf8');
+    const everything = [stdout, stderr, summary, ...Object.values(outputs)].join('\n');
+    return { exitCode, stdout, stderr, outputs, summary, everything };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function spawnAndCollect(
+  entry: string,
+  env: Record<string, string>,
+  options: RunActionOptions,
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let signalled = false;
+    const killTimer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 20_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      options.onStdout?.(stdout);
+      const trigger = options.signal;
+      if (trigger && !signalled && matches(stdout, trigger.when)) {
+        signalled = true;
+        child.kill(trigger.name);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (exitCode) => {
+      clearTimeout(killTimer);
+      resolvePromise({ exitCode, stdout, stderr });
+    });
+  });
+}
+
+function matches(text: string, pattern: string | RegExp): boolean {
+  return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
+}
+
+/** Parses the `name<<DELIMITER\nvalue\nDELIMITER` records @actions/core writes to GITHUB_OUTPUT. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const header = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? '');
+    if (!header) continue;
+    const [, name = '', delimiter] = header;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] ?? '');
+    outputs[name] = value.join('\n');
+  }
+  return outputs;
+}
+
+/**
+ * `::add-mask::VALUE` is how a step registers a secret with the runner, which consumes the line
+ * and never shows it: the one place a secret value rightly appears in stdout.
+ */
+export function withoutMaskCommands(stdout: string): string {
+  return stdout
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n');
+}
+
+/** Every place a secret must not appear; returns the secrets found and where. */
+export function findLeaks(run: ActionRun, secrets: string[]): string[] {
+  const places: [string, string][] = [
+    ['stdout', withoutMaskCommands(run.stdout)],
+    ['stderr', run.stderr],
+    ['summary', run.summary],
+    ...Object.entries(run.outputs).map(([name, value]): [string, string] => [
+      `output ${name}`,
+      value,
+    ]),
+  ];
+  const leaks: string[] = [];
+  for (const secret of secrets) {
+    for (const [place, text] of places) {
+      if (secret !== '' && text.includes(secret)) leaks.push(`${place} contains a secret`);
+    }
+  }
+  return leaks;
+}

@@ -1,0 +1,329 @@
+/**
+ * Every workflow file of the repository (.github/workflows/*.yml and the copyable examples/*.yml)
+ * passes actionlint, and agrees with action.yml: the inputs its deploy-action steps pass, the
+ * outputs later steps read, declared permissions. The PR preview and the e2e workflow are also
+ * checked for the behaviour they promise.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { formatFinding, lintWorkflow, workflowFiles } from '../support/workflow-lint.ts';
+import {
+  LOCAL_ACTION,
+  outputReferences,
+  PINNED_REF,
+  parseWorkflow,
+  readActionContract,
+  runsThisAction,
+  type Workflow,
+  type WorkflowStep,
+  workflowFactProblems,
+} from '../support/workflow-lint-facts.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
+
+const CONTRACT = readActionContract(read('action.yml'));
+/**
+ * The GitHub-integration inputs being wired into action.yml now; the workflows use them already.
+ * Delete this list once action.yml declares them: from then on action.yml alone decides.
+ */
+const PENDING_INPUTS = ['github-token', 'pr-comment', 'github-environment'];
+const FILES = workflowFiles(ROOT);
+
+const ConcurrencySchema = z.object({
+  group: z.string(),
+  'cancel-in-progress': z.boolean().optional(),
+});
+
+/** `${{ inner }}`: a GitHub expression, as it stands in a workflow file. */
+const expression = (inner: string): string => `\${{ ${inner} }}`;
+const isExample = (path: string): boolean => path.startsWith('examples/');
+const factProblems = (source: string, example: boolean): string[] =>
+  workflowFactProblems(source, CONTRACT, { example, pendingInputs: PENDING_INPUTS });
+
+/** A workflow with a mistake of each kind the checks are for. */
+const BROKEN_WORKFLOW = `name: Broken
+on:
+  pull-request:
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - id: deploy
+        uses: org/deploy-action@main
+        with:
+          api-key: my-literal-key
+          nmae: my-agent
+      - run: echo "\${{ steps.deploy.outputs.revision }} \${{ steps.deplo.outputs.revision-id }}"
+    permissions:
+      pull-request: write
+`;
+
+describe('the workflow files', () => {
+  it('are found in both folders', () => {
+    expect(FILES).toEqual(
+      expect.arrayContaining([
+        '.github/workflows/ci.yml',
+        '.github/workflows/e2e.yml',
+        'examples/deploy-on-push.yml',
+        'examples/pr-preview.yml',
+        'examples/redeploy-on-tag.yml',
+        'examples/rollback.yml',
+      ]),
+    );
+  });
+});
+
+describe('actionlint', () => {
+  it.each(FILES)('finds nothing in %s', async (path) => {
+    const findings = await lintWorkflow(read(path), path);
+    expect(findings.map((finding) => formatFinding(path, finding))).toEqual([]);
+  });
+
+  it('reports each mistake of a broken workflow, with its line', async () => {
+    const findings = await lintWorkflow(BROKEN_WORKFLOW, 'broken.yml');
+
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ line: 3, kind: 'events' }),
+        expect.objectContaining({
+          line: 13,
+          kind: 'expression',
+          message: expect.stringContaining('deplo'),
+        }),
+        expect.objectContaining({ line: 15, kind: 'permissions' }),
+      ]),
+    );
+    expect(
+      formatFinding('broken.yml', findings[0] ?? { line: 0, column: 0, kind: '', message: '' }),
+    ).toMatch(/^broken\.yml:3:\d+: unknown Webhook event "pull-request".* \[events\]$/);
+  });
+});
+
+describe('the workflows against action.yml', () => {
+  it.each(FILES)(
+    '%s passes only declared inputs, reads only declared outputs, sets permissions',
+    (path) => {
+      expect(factProblems(read(path), isExample(path))).toEqual([]);
+    },
+  );
+
+  it('reports every mistake a linter cannot know about', () => {
+    expect(factProblems(BROKEN_WORKFLOW, true)).toEqual([
+      `jobs.deploy.steps[0] (id deploy): uses 'org/deploy-action@main'; an example pins '${PINNED_REF}'`,
+      "jobs.deploy.steps[0] (id deploy): input 'nmae' is not an input of action.yml",
+      "jobs.deploy.steps[0] (id deploy): required input 'api-url' is missing",
+      `jobs.deploy.steps[0] (id deploy): api-key must come from a secret ('\${{ secrets.NAME }}'), got "my-literal-key"`,
+      'jobs.deploy: steps.deploy.outputs.revision is not an output of action.yml',
+      'jobs.deploy: reads steps.deplo, a step it does not have',
+    ]);
+  });
+
+  it('reads the inputs, the required ones and the outputs of an action.yml', () => {
+    const contract = readActionContract(`inputs:
+  needed: { required: true }
+  defaulted: { required: true, default: x }
+  optional: { required: false }
+outputs:
+  result: { description: r }
+`);
+    expect([...contract.inputs]).toEqual(['needed', 'defaulted', 'optional']);
+    expect(contract.requiredInputs).toEqual(['needed']);
+    expect([...contract.outputs]).toEqual(['result']);
+  });
+
+  it('accepts the inputs action.yml declares and the pending ones, and no other', () => {
+    const undeclared =
+      "jobs.j.steps[0] (id s): input 'no-such-input' is not an input of action.yml";
+    const workflow = `on: push
+permissions: {}
+jobs:
+  j:
+    runs-on: ubuntu-latest
+    steps:
+      - id: s
+        uses: ./
+        with: { api-url: u, api-key: k, no-such-input: x, github-environment: e }
+`;
+    expect(factProblems(workflow, false)).toEqual([undeclared]);
+  });
+
+  it('accepts the permissions of every job instead of the workflow', () => {
+    const workflow = `on: push
+jobs:
+  a: { runs-on: ubuntu-latest, permissions: {}, steps: [{ run: 'true' }] }
+  b: { runs-on: ubuntu-latest, steps: [{ run: 'true' }] }
+`;
+    expect(factProblems(workflow, false)).toEqual([
+      "jobs.b: no 'permissions' (declare them for the workflow or the job)",
+    ]);
+  });
+
+  it('finds output references in expressions, conditions and the bracket form', () => {
+    const job = {
+      if: "steps.a.outputs.created == 'true'",
+      outputs: { url: expression("steps.b.outputs['deployment-url']") },
+      steps: [{ run: `echo ${expression('steps.c.outputs.revision-id')}` }],
+    };
+    expect(outputReferences(job)).toEqual([
+      { stepId: 'a', output: 'created' },
+      { stepId: 'b', output: 'deployment-url' },
+      { stepId: 'c', output: 'revision-id' },
+    ]);
+  });
+});
+
+describe('the examples', () => {
+  const examples = FILES.filter(isExample);
+
+  it.each(examples)('%s runs the pinned published action', (path) => {
+    const steps = actionSteps(parseWorkflow(read(path)));
+    expect(steps.length).toBeGreaterThan(0);
+    for (const step of steps) expect(step.uses).toBe(PINNED_REF);
+  });
+
+  it('deploy-on-push deploys main in one concurrency group and reads the outputs later', () => {
+    const workflow = parseWorkflow(read('examples/deploy-on-push.yml'));
+    expect(
+      z.object({ push: z.object({ branches: z.array(z.string()) }) }).parse(workflow.on),
+    ).toEqual({
+      push: { branches: ['main'] },
+    });
+    expect(ConcurrencySchema.parse(workflow.concurrency).group).not.toBe('');
+    expect(outputReferences(workflow.jobs).map((reference) => reference.stepId)).toContain(
+      'deploy',
+    );
+  });
+
+  it('redeploy-on-tag builds the pushed tag', () => {
+    const workflow = parseWorkflow(read('examples/redeploy-on-tag.yml'));
+    expect(
+      z.object({ push: z.object({ tags: z.array(z.string()) }) }).parse(workflow.on).push.tags,
+    ).toEqual(['v*']);
+    const [step] = actionSteps(workflow);
+    expect(step?.with?.['repo-ref']).toBe(expression('github.ref_name'));
+  });
+
+  it('rollback redeploys the dispatched revision, "previous" by default', () => {
+    const workflow = parseWorkflow(read('examples/rollback.yml'));
+    const on = z
+      .object({
+        workflow_dispatch: z.object({
+          inputs: z.object({ revision: z.object({ default: z.string() }) }),
+        }),
+      })
+      .parse(workflow.on);
+    expect(on.workflow_dispatch.inputs.revision.default).toBe('previous');
+    const [step] = actionSteps(workflow);
+    expect(step?.with).toMatchObject({
+      command: 'redeploy',
+      'revision-id': expression('inputs.revision'),
+    });
+  });
+});
+
+describe('the PR preview example', () => {
+  const workflow = parseWorkflow(read('examples/pr-preview.yml'));
+  const PR_NUMBER = /\$\{\{\s*github\.event\.(pull_request\.)?number\s*\}\}/;
+
+  it('runs on every change of a pull request, closing included', () => {
+    const on = z
+      .object({ pull_request: z.object({ types: z.array(z.string()) }) })
+      .parse(workflow.on);
+    expect(on.pull_request.types).toEqual(
+      expect.arrayContaining(['opened', 'synchronize', 'reopened', 'closed']),
+    );
+  });
+
+  it('has one concurrency group per pull request that cancels the older run', () => {
+    const concurrency = ConcurrencySchema.parse(workflow.concurrency);
+    expect(concurrency.group).toMatch(PR_NUMBER);
+    expect(concurrency['cancel-in-progress']).toBe(true);
+  });
+
+  it('deploys a per-PR preview with its own GitHub environment and the PR comment', () => {
+    const { job, step } = jobRunning(workflow, (s) => (s.with?.command ?? 'deploy') === 'deploy');
+    expect(String(job.if)).toContain("!= 'closed'");
+    expect(String(step.with?.name)).toMatch(new RegExp(`-pr-${PR_NUMBER.source}$`));
+    expect(String(step.with?.['github-environment'])).toMatch(
+      new RegExp(`^preview-pr-${PR_NUMBER.source}$`),
+    );
+    expect(step.with?.['pr-comment']).not.toBe(false);
+    expect(job.permissions).toEqual({ 'pull-requests': 'write', deployments: 'write' });
+  });
+
+  it('tears the same preview down on close, deactivating its environment', () => {
+    const deploy = jobRunning(workflow, (s) => (s.with?.command ?? 'deploy') === 'deploy').step;
+    const { job, step } = jobRunning(workflow, (s) => s.with?.command === 'delete');
+    expect(String(job.if)).toContain("== 'closed'");
+    expect(step.with?.name).toBe(deploy.with?.name);
+    expect(step.with?.['github-environment']).toBe(deploy.with?.['github-environment']);
+    expect(job.permissions).toMatchObject({ deployments: 'write' });
+  });
+});
+
+describe('the e2e workflow', () => {
+  const workflow = parseWorkflow(read('.github/workflows/e2e.yml'));
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps ?? []);
+  const local = steps.filter((step) => step.uses === LOCAL_ACTION);
+
+  it('runs every deployment command through the checkout against the local emulator', () => {
+    const commands = new Set(local.map((step) => String(step.with?.command ?? 'deploy')));
+    expect([...commands].sort()).toEqual(['delete', 'deploy', 'redeploy', 'status']);
+    for (const step of local)
+      expect(String(step.with?.['api-url'])).toMatch(/API_URL|127\.0\.0\.1/);
+    expect(JSON.stringify(workflow.env)).toContain('http://127.0.0.1:8080');
+    const start = steps.find((step) =>
+      String(step.run ?? '').includes('npm run emulator -- --port 8080'),
+    );
+    expect(start).toBeDefined();
+  });
+
+  it('checks the outputs or the outcome of every action step that has an id', () => {
+    const checked = new Set(outputOrOutcomeReads(steps.map((step) => step.env)));
+    const unchecked = local.filter((step) => step.id !== undefined && !checked.has(step.id));
+    expect(unchecked.map((step) => step.id)).toEqual([]);
+  });
+
+  it('checks the create outputs with a shell test that fails the job', () => {
+    const check = steps.find((step) => step.name === 'Check the create');
+    expect(check?.env).toMatchObject({
+      CREATED: expression('steps.create.outputs.created'),
+      REVISION_STATUS: expression('steps.create.outputs.revision-status'),
+      DEPLOYMENT_ID: expression('steps.create.outputs.deployment-id'),
+    });
+    expect(check?.run).toMatch(/\[ "\$CREATED" = true \] \|\| fail/);
+    expect(check?.run).toMatch(/\[ "\$REVISION_STATUS" = DEPLOYED \] \|\| fail/);
+    expect(check?.run).toMatch(/\[ -n "\$DEPLOYMENT_ID" \] \|\| fail/);
+    expect(check?.run).toContain('exit 1');
+  });
+});
+
+type Job = Workflow['jobs'][string];
+
+function actionSteps(workflow: Workflow): WorkflowStep[] {
+  return Object.values(workflow.jobs).flatMap((job) => (job.steps ?? []).filter(runsThisAction));
+}
+
+/** The one job with a step of this action that matches; fails the test when there is none. */
+function jobRunning(
+  workflow: Workflow,
+  matches: (step: WorkflowStep) => boolean,
+): { job: Job; step: WorkflowStep } {
+  for (const job of Object.values(workflow.jobs)) {
+    const step = (job.steps ?? []).find((s) => runsThisAction(s) && matches(s));
+    if (step !== undefined) return { job, step };
+  }
+  throw new Error('no job runs such a step');
+}
+
+/** The ids of the steps whose outputs or outcome these values read. */
+function outputOrOutcomeReads(values: unknown[]): string[] {
+  const text = JSON.stringify(values);
+  return Array.from(
+    text.matchAll(/steps\.([\w-]+)\.(?:outputs|outcome)/g),
+    (match) => match[1] ?? '',
+  );
+}
