@@ -10,6 +10,11 @@ import { join, resolve } from 'node:path';
 
 export const DIST_ENTRY = resolve(import.meta.dirname, '../../dist/index.js');
 
+/** The bundle to run: the test run's fresh build (see test/global-setup.ts), else dist/. */
+export function actionEntry(): string {
+  return process.env.DEPLOY_ACTION_ENTRY ?? DIST_ENTRY;
+}
+
 export interface RunActionOptions {
   inputs: Record<string, string>;
   /** Extra environment (GITHUB_* context, env vars for bare secret names). */
@@ -62,7 +67,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
 
   try {
     const { exitCode, stdout, stderr } = await spawnAndCollect(
-      options.entry ?? DIST_ENTRY,
+      options.entry ?? actionEntry(),
       env,
       options,
     );
