@@ -26,6 +26,7 @@ import {
   parseResourceSpec,
   parseSecrets,
 } from './parse/index.ts';
+import type { GitHubReportingSettings } from './report/github-settings.ts';
 import type { CommandName } from './report/types.ts';
 
 export const COMMANDS = [
@@ -76,6 +77,7 @@ export interface Settings {
   authenticate: AuthenticateRequest;
   requireToken: boolean;
   smokeTest?: SmokeTestSettings;
+  github: GitHubReportingSettings;
   wait: boolean;
   waitTimeoutMs: number;
   pollIntervalMs: number;
@@ -169,6 +171,14 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const requireToken = flag('require-token', false);
   const smokeTest = readSmokeTest(text, collector);
 
+  const githubToken = text('github-token');
+  const githubEnvironment = text('github-environment');
+  const github: GitHubReportingSettings = {
+    ...(githubToken === undefined ? {} : { token: githubToken }),
+    prComment: flag('pr-comment', true),
+    ...(githubEnvironment === undefined ? {} : { environment: githubEnvironment }),
+  };
+
   const wait = flag('wait', true);
   const waitTimeoutMs = duration('wait-timeout', '30m');
   const pollIntervalMs = duration('poll-interval', '10s');
@@ -199,6 +209,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     authenticate,
     requireToken,
     ...(smokeTest === undefined ? {} : { smokeTest }),
+    github,
     wait,
     waitTimeoutMs,
     pollIntervalMs,

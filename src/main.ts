@@ -16,6 +16,10 @@ import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
 import { readSettings, type Settings } from './inputs.ts';
 import { InputError, InputErrors, secretValues } from './parse/index.ts';
+import type { GitHubReporting } from './report/github.ts';
+import type { GitHubContext } from './report/github-context.ts';
+import { loadGitHubContext } from './report/github-context.ts';
+import { needsGitHubReporting } from './report/github-settings.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandName, CommandReport } from './report/types.ts';
@@ -50,6 +54,7 @@ export async function run(): Promise<void> {
     return;
   }
   for (const value of secretValues(settings.secrets)) core.setSecret(value);
+  if (settings.github.token) core.setSecret(settings.github.token);
 
   const report: CommandReport = {
     command: settings.command,
@@ -73,6 +78,12 @@ export async function run(): Promise<void> {
     secretValues: secretValues(settings.secrets),
     debug: (line) => core.debug(line),
   });
+  const github = loadGitHubContext(process.env);
+  if (github.runUrl) report.runUrl = github.runUrl;
+  const reporting = needsGitHubReporting(settings.github, github, settings.command)
+    ? await startGitHubReporting(settings, github)
+    : undefined;
+
   const handler = COMMAND_HANDLERS[settings.command];
   try {
     await handler({
@@ -98,7 +109,34 @@ export async function run(): Promise<void> {
     process.removeListener('SIGTERM', cancel);
   }
   report.endedAt = Date.now();
+  try {
+    await reporting?.finish(report, [settings.api.key, ...secretValues(settings.secrets)]);
+  } catch (error) {
+    core.warning(`GitHub reporting failed: ${messageOf(error)}`);
+  }
   await publish(report);
+}
+
+/** Loads the Octokit-based reporting only for runs that use it, and opens the GitHub deployment. */
+async function startGitHubReporting(
+  settings: Settings,
+  context: GitHubContext,
+): Promise<GitHubReporting | undefined> {
+  try {
+    const { GitHubReporting } = await import('./report/github.ts');
+    const reporting = new GitHubReporting(settings.github, context, {
+      info: (message) => core.info(message),
+      notice: (message) => core.notice(message),
+      warning: (message) => core.warning(message),
+      debug: (message) => core.debug(message),
+    });
+    await reporting.start(settings.command, settings.dryRun);
+    return reporting;
+  } catch (error) {
+    // GitHub reporting is a courtesy: a bug or an outage there never fails a deploy.
+    core.warning(`GitHub reporting is off for this run: ${messageOf(error)}`);
+    return undefined;
+  }
 }
 
 async function publish(report: CommandReport): Promise<void> {

@@ -1,0 +1,120 @@
+/**
+ * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
+ * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
+ * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
+ * Nothing here fails a run: every GitHub problem is a warning (see github-api.ts).
+ */
+import { getOctokit } from '@actions/github';
+import type { GitHubClient, ReporterLog } from './github-api.ts';
+import type { GitHubContext } from './github-context.ts';
+import {
+  deactivateEnvironment,
+  finishGitHubDeployment,
+  type GitHubDeploymentHandle,
+  githubDeploymentStateFor,
+  githubDescription,
+  startGitHubDeployment,
+} from './github-deployment.ts';
+import { COMMENTED_COMMANDS, type GitHubReportingSettings } from './github-settings.ts';
+import { publishPrComment } from './pr-comment.ts';
+import type { CommandName, CommandReport } from './types.ts';
+
+export type GitHubLog = ReporterLog & {
+  info(message: string): void;
+  notice(message: string): void;
+};
+
+/** Commands that roll something out, and so are a GitHub deployment. */
+const DEPLOYING_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy'];
+
+export class GitHubReporting {
+  readonly #octokit: GitHubClient | undefined;
+  #deployment: GitHubDeploymentHandle | undefined;
+  readonly #settings: GitHubReportingSettings;
+  readonly #context: GitHubContext;
+  readonly #log: GitHubLog;
+
+  constructor(settings: GitHubReportingSettings, context: GitHubContext, log: GitHubLog) {
+    this.#settings = settings;
+    this.#context = context;
+    this.#log = log;
+    this.#octokit = settings.token
+      ? getOctokit(settings.token, { baseUrl: context.apiUrl })
+      : undefined;
+  }
+
+  /** Before the command: open a GitHub deployment in `in_progress`. */
+  async start(command: CommandName, dryRun: boolean): Promise<void> {
+    const environment = this.#settings.environment;
+    if (!environment || dryRun || !DEPLOYING_COMMANDS.includes(command)) return;
+    if (!this.#octokit) {
+      this.#log.warning(
+        `No GitHub deployment for environment ${environment}: 'github-token' is empty.`,
+      );
+      return;
+    }
+    const result = await startGitHubDeployment({
+      octokit: this.#octokit,
+      owner: this.#context.owner,
+      repo: this.#context.repo,
+      ref: this.#context.sha || this.#context.ref,
+      environment,
+      // A deployment made for a pull request is a preview: GitHub treats it as short-lived.
+      transient: this.#context.pullRequest !== undefined,
+      ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
+      description: `deploy-action: ${command}`,
+      log: this.#log,
+    });
+    if (result.ok) this.#deployment = result.handle;
+  }
+
+  /** After the command: close the GitHub deployment and update the PR comment. */
+  async finish(report: CommandReport, redact: readonly string[]): Promise<void> {
+    await this.#finishDeployment(report);
+    if (!COMMENTED_COMMANDS.includes(report.command) || report.outcome === 'planned') return;
+    const deploymentName = report.deployment?.name;
+    if (!deploymentName) return;
+    const result = await publishPrComment({
+      report,
+      github: this.#context,
+      deploymentName,
+      enabled: this.#settings.prComment,
+      octokit: this.#octokit,
+      redact,
+      log: this.#log,
+    });
+    if (result.status !== 'skipped') {
+      this.#log.info(`PR comment ${result.status}: ${result.url}`);
+    }
+  }
+
+  async #finishDeployment(report: CommandReport): Promise<void> {
+    const description = githubDescription(report.headline);
+    if (this.#deployment) {
+      await finishGitHubDeployment(this.#deployment, {
+        state: githubDeploymentStateFor(report.outcome),
+        ...(report.deployment?.url ? { environmentUrl: report.deployment.url } : {}),
+        ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
+        ...(description ? { description } : {}),
+      });
+      return;
+    }
+    const environment = this.#settings.environment;
+    if (
+      report.command === 'delete' &&
+      environment &&
+      this.#octokit &&
+      (report.action === 'deleted' || report.action === 'not-found') &&
+      report.outcome === 'success'
+    ) {
+      await deactivateEnvironment({
+        octokit: this.#octokit,
+        owner: this.#context.owner,
+        repo: this.#context.repo,
+        environment,
+        ...(description ? { description } : {}),
+        log: this.#log,
+      });
+    }
+  }
+}
