@@ -22,6 +22,7 @@ import {
   parseDeploymentName,
   parseDuration,
   parseHttpUrl,
+  parseInteger,
   parseList,
   parseResourceSpec,
   parseSecrets,
@@ -48,6 +49,10 @@ export interface ApiSettings {
   url: string;
   key: string;
   tenantId?: string;
+  /** How long one request may take before it counts as failed (and is retried if it may be). */
+  requestTimeoutMs: number;
+  /** Retries of a request that failed for a passing reason (network, 429, 502/503/504). */
+  maxRetries: number;
 }
 
 export interface SmokeTestSettings {
@@ -122,6 +127,12 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     problem('api-key', requiredMessage('api-key', 'the control-plane API key, from a secret'));
   }
   const tenantId = text('tenant-id');
+  const requestTimeoutMs = collector.attempt(() =>
+    parseDuration('request-timeout', text('request-timeout') ?? '30s', { min: 100 }),
+  );
+  const maxRetries = collector.attempt(() =>
+    parseInteger('max-retries', text('max-retries') ?? '4', { min: 0, max: 10 }),
+  );
 
   const name = parsed('name', (v) => parseDeploymentName('name', v));
   const deploymentId = text('deployment-id');
@@ -159,6 +170,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
       `Input 'revision-id' is '${PREVIOUS_REVISION}', which only 'redeploy' understands. Give a revision id, or leave it empty to read the latest revision.`,
     );
   }
+  const ignoreNotFound = flag('ignore-not-found', true);
   const listenerId = text('listener-id');
   if (command === 'listener' && listenerId === undefined) {
     problem(
@@ -194,7 +206,13 @@ export function readSettings(read: InputReader, env: Environment): Settings {
 
   return {
     command,
-    api: { url: apiUrl, key: apiKey, ...(tenantId === undefined ? {} : { tenantId }) },
+    api: {
+      url: apiUrl,
+      key: apiKey,
+      ...(tenantId === undefined ? {} : { tenantId }),
+      requestTimeoutMs: requestTimeoutMs ?? 30_000,
+      maxRetries: maxRetries ?? 4,
+    },
     target: {
       ...(name === undefined ? {} : { name }),
       ...(deploymentId === undefined ? {} : { deploymentId }),
@@ -204,7 +222,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     revisionConfig,
     secrets,
     ...(revisionId === undefined ? {} : { revisionId }),
-    ignoreNotFound: flag('ignore-not-found', true),
+    ignoreNotFound,
     ...(listenerId === undefined ? {} : { listenerId }),
     authenticate,
     requireToken,

@@ -20,6 +20,7 @@ import type { GitHubReporting } from './report/github.ts';
 import type { GitHubContext } from './report/github-context.ts';
 import { loadGitHubContext } from './report/github-context.ts';
 import { needsGitHubReporting } from './report/github-settings.ts';
+import { logSafe } from './report/log-text.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandName, CommandReport } from './report/types.ts';
@@ -75,6 +76,8 @@ export async function run(): Promise<void> {
     baseUrl: settings.api.url,
     apiKey: settings.api.key,
     ...(settings.api.tenantId === undefined ? {} : { tenantId: settings.api.tenantId }),
+    timeoutMs: settings.api.requestTimeoutMs,
+    retry: { maxRetries: settings.api.maxRetries },
     secretValues: secretValues(settings.secrets),
     debug: (line) => core.debug(line),
   });
@@ -147,15 +150,16 @@ async function publish(report: CommandReport): Promise<void> {
     // No GITHUB_STEP_SUMMARY (e.g. run outside Actions) must not fail a deploy.
     core.debug(`Job summary not written: ${messageOf(error)}`);
   }
-  if (report.outcome === 'warning' && report.reason) core.warning(report.reason);
+  // Reasons and headlines carry server text (statuses, messages, names): made inert for the log.
+  if (report.outcome === 'warning' && report.reason) core.warning(logSafe(report.reason));
   if (
     report.outcome === 'failure' ||
     report.outcome === 'timeout' ||
     report.outcome === 'cancelled'
   ) {
     const steps = report.nextStep ? ` ${report.nextStep}` : '';
-    core.setFailed(`${report.reason ?? report.headline}${steps}`);
+    core.setFailed(logSafe(`${report.reason ?? report.headline}${steps}`));
   } else {
-    core.info(report.headline);
+    core.info(logSafe(report.headline));
   }
 }

@@ -5,10 +5,10 @@
  */
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { formatDuration, InputError } from '../parse/index.ts';
+import { formatDuration } from '../parse/index.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment } from './describe.ts';
-import { findDeployment } from './target.ts';
+import { findDeployment, UnknownDeploymentIdError } from './target.ts';
 
 export async function deleteCommand(ctx: CommandContext): Promise<void> {
   const { settings, report, client, log } = ctx;
@@ -16,8 +16,8 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   try {
     deployment = await log.group('Looking up the deployment', () => findDeployment(ctx));
   } catch (error) {
-    // An unknown deployment-id is "not found" too.
-    if (!(error instanceof InputError && error.input === 'deployment-id')) throw error;
+    // An unknown deployment-id is "not found" too; an id that belongs to another name is not.
+    if (!(error instanceof UnknownDeploymentIdError)) throw error;
   }
   const label = settings.target.name ?? settings.target.deploymentId ?? '';
   if (deployment === undefined) {
@@ -46,7 +46,10 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   const answer = await log.group(`Deleting deployment ${deployment.name}`, () =>
     client.deleteDeployment(deployment.id, { signal: ctx.signal }),
   );
-  if (answer === 'unsupported') {
+  if (
+    answer === 'unsupported' ||
+    (answer === 'not-found' && (await stillUndeleted(ctx, deployment.id)))
+  ) {
     report.outcome = 'failure';
     report.headline = `Deployment ${deployment.name} was not deleted`;
     report.reason =
@@ -62,6 +65,21 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
     return;
   }
   await waitUntilGone(ctx, deployment.id);
+}
+
+/**
+ * After a DELETE answered 404 for the deployment just read: a server without the delete endpoint
+ * (known-behaviour.md) still has it as it was; one that deleted it (another run, or a repeat of
+ * a DELETE whose answer was lost) no longer knows it or shows AWAITING_DELETE.
+ */
+async function stillUndeleted(ctx: CommandContext, deploymentId: string): Promise<boolean> {
+  try {
+    const current = await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
+    return current.status !== 'AWAITING_DELETE';
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return false;
+    throw error;
+  }
 }
 
 /** Polls the deployment until it answers 404 (it shows AWAITING_DELETE meanwhile). */

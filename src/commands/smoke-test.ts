@@ -7,6 +7,7 @@ import { RunStreamError } from '../api/errors.ts';
 import { runStream } from '../api/run-stream.ts';
 import { messageOf } from '../error-message.ts';
 import { formatDuration } from '../parse/index.ts';
+import { logSafe } from '../report/log-text.ts';
 import type { SmokeTestReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
 
@@ -45,7 +46,8 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
           const data = typeof chunk.data === 'string' ? chunk.data : JSON.stringify(chunk.data);
           events.push({ event: chunk.event, data: data ?? '' });
         }
-        ctx.log.info(`event: ${chunk.event}`);
+        // The event name is server text: made inert before it reaches the runner's log.
+        ctx.log.info(`event: ${logSafe(chunk.event, 64)}`);
       }
       if (dataEvents === 0) error = 'the run stream ended without any data event';
     } catch (caught) {

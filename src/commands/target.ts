@@ -4,6 +4,9 @@ import type { Deployment } from '../api/schemas.ts';
 import { InputError } from '../parse/index.ts';
 import type { CommandContext } from './context.ts';
 
+/** `deployment-id` names no deployment: to delete, that means "already gone". */
+export class UnknownDeploymentIdError extends InputError {}
+
 /** The addressed deployment, or undefined when none has that name. An unknown id is an error. */
 export async function findDeployment(ctx: CommandContext): Promise<Deployment | undefined> {
   const { client, settings, log } = ctx;
@@ -39,7 +42,7 @@ async function getById(ctx: CommandContext, deploymentId: string): Promise<Deplo
     return await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      throw new InputError(
+      throw new UnknownDeploymentIdError(
         'deployment-id',
         `Input 'deployment-id' is ${deploymentId}, and no deployment has that id. Check the id, or leave 'deployment-id' empty and set 'name' to address the deployment by name.`,
       );

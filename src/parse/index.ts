@@ -2,6 +2,7 @@ export { parseBoolean } from './boolean.ts';
 export { parseChoice } from './choice.ts';
 export { type DurationOptions, formatDuration, parseDuration } from './duration.ts';
 export { InputError, InputErrorCollector, InputErrors } from './input-error.ts';
+export { type IntegerOptions, parseInteger } from './integer.ts';
 export { findJsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.ts';
 export { parseList } from './list.ts';
 export { MAX_DEPLOYMENT_NAME_LENGTH, parseDeploymentName, toDeploymentName } from './name.ts';

@@ -1,0 +1,145 @@
+/**
+ * `command: listener` end to end, and the listener check a deploy makes before any write, run as
+ * the bundle against the emulator.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import { runAction } from '../support/run-action.ts';
+import { commandInputs, expectCleanRun, readable, theError, writesIn } from './command-fixtures.ts';
+import { API_KEY, deployInputs, ENV } from './helpers.ts';
+
+const LISTENER_ID = '5c1e7d3a-9b2f-4e8d-a6c4-1f0b2d3e4a5b';
+
+let emulator: Emulator | undefined;
+async function start(options: EmulatorOptions = {}): Promise<Emulator> {
+  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, ...options });
+  return emulator;
+}
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+function listenerInputs(server: Emulator, listenerId = LISTENER_ID) {
+  return commandInputs(server, 'listener', { 'listener-id': listenerId });
+}
+
+/** A deploy of a container to the listener: the self-hosted kind of deployment. */
+function listenerDeployInputs(server: Emulator, namespace: string) {
+  return deployInputs(server, {
+    source: 'external_container',
+    'graph-config-path': '',
+    'repo-url': '',
+    'image-uri': 'registry.example.com/agent:1.2.3',
+    'custom-url': 'https://agent.internal.example.com',
+    'listener-id': LISTENER_ID,
+    'k8s-namespace': namespace,
+  });
+}
+
+describe('listener', () => {
+  it('outputs the compute id and the namespaces as JSON', async () => {
+    const server = await start();
+    server.addListener({
+      id: LISTENER_ID,
+      compute_id: 'prod-cluster',
+      k8s_namespaces: ['agents', 'staging'],
+    });
+
+    const run = await runAction({ inputs: listenerInputs(server) });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['listener-compute-id']).toBe('prod-cluster');
+    expect(JSON.parse(run.outputs['listener-namespaces'] ?? 'null')).toEqual(['agents', 'staging']);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v2/listeners/${LISTENER_ID}`,
+    ]);
+    const summary = readable(run.summary);
+    expect(summary).toContain('listener succeeded');
+    expect(summary).toContain('prod-cluster');
+    expect(summary).toContain('agents');
+    expectCleanRun(run, server);
+  });
+
+  it('explains a 403: listeners need a self-hosted enterprise plan', async () => {
+    const server = await start({ listenersAllowed: false });
+
+    const run = await runAction({ inputs: listenerInputs(server) });
+
+    expect(run.exitCode).toBe(1);
+    const error = theError(run);
+    expect(error).toContain(LISTENER_ID);
+    expect(error).toContain('self-hosted enterprise plan');
+    expect(error).toContain('403');
+    expect(run.outputs['listener-compute-id']).toBeUndefined();
+    expect(readable(run.summary)).toContain('self-hosted enterprise plan');
+    expectCleanRun(run, server);
+  });
+
+  it('names the listener that does not exist (404)', async () => {
+    const server = await start();
+
+    const run = await runAction({ inputs: listenerInputs(server) });
+
+    expect(run.exitCode).toBe(1);
+    const error = theError(run);
+    expect(error).toContain(`listener ${LISTENER_ID} not found`);
+    expect(error).toContain('404');
+    expectCleanRun(run, server);
+  });
+});
+
+describe('deploy to a listener', () => {
+  it('fails before any write when the listener does not serve the namespace, naming those it serves', async () => {
+    const server = await start();
+    server.addListener({ id: LISTENER_ID, compute_id: 'prod-cluster', k8s_namespaces: ['a', 'b'] });
+
+    const run = await runAction({ inputs: listenerDeployInputs(server, 'agents'), env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    expect(writesIn(server.requests)).toEqual([]);
+    expect(server.requests.some((r) => r.path === `/v2/listeners/${LISTENER_ID}`)).toBe(true);
+    expect(server.deployments()).toEqual([]);
+    const error = theError(run);
+    expect(error).toContain("'k8s-namespace'");
+    expect(error).toContain("'agents'");
+    expect(error).toContain('serves namespaces: a, b');
+    expectCleanRun(run, server);
+  });
+
+  it('fails before any write when the listener does not exist', async () => {
+    const server = await start();
+
+    const run = await runAction({ inputs: listenerDeployInputs(server, 'agents'), env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    expect(writesIn(server.requests)).toEqual([]);
+    expect(theError(run)).toContain(`listener ${LISTENER_ID} not found`);
+    expectCleanRun(run, server);
+  });
+
+  it('deploys to a namespace the listener serves', async () => {
+    const server = await start();
+    server.addListener({ id: LISTENER_ID, k8s_namespaces: ['agents', 'staging'] });
+
+    const run = await runAction({ inputs: listenerDeployInputs(server, 'agents'), env: ENV });
+
+    expect(run.exitCode).toBe(0);
+    const [deployment] = server.deployments();
+    expect(deployment?.source_config).toMatchObject({
+      listener_id: LISTENER_ID,
+      listener_config: { k8s_namespace: 'agents' },
+    });
+    const listenerRead = server.requests.findIndex((r) => r.path.startsWith('/v2/listeners/'));
+    const create = server.requests.findIndex((r) => r.method === 'POST');
+    expect(listenerRead).toBeGreaterThanOrEqual(0);
+    expect(listenerRead).toBeLessThan(create);
+    expect(run.outputs).toMatchObject({
+      'deployment-id': deployment?.id,
+      'revision-status': 'DEPLOYED',
+      created: 'true',
+    });
+    expect(run.stdout).toContain(`Listener ${LISTENER_ID} serves namespace agents.`);
+    expectCleanRun(run, server);
+  });
+});

@@ -1,0 +1,351 @@
+/**
+ * readSettings: every input of action.yml into one Settings, from a plain map of inputs and a
+ * plain environment. Pure: no @actions/core, no process.env.
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultRepoRef, type Environment, readSettings, type Settings } from '../../src/inputs.ts';
+import { InputError, InputErrors } from '../../src/parse/index.ts';
+
+const BASE = { 'api-url': 'https://api.example.com', 'api-key': 'key-123' };
+const PUSH_ENV: Environment = { GITHUB_REF_NAME: 'main' };
+
+function settingsOf(inputs: Record<string, string>, env: Environment = PUSH_ENV): Settings {
+  return readSettings((name) => inputs[name] ?? '', env);
+}
+
+/** The input names of the errors readSettings throws (one InputError, or InputErrors). */
+function failingInputs(inputs: Record<string, string>, env: Environment = PUSH_ENV): string[] {
+  try {
+    settingsOf(inputs, env);
+  } catch (error) {
+    if (error instanceof InputErrors) return error.errors.map((each) => each.input);
+    if (error instanceof InputError) return [error.input];
+    throw error;
+  }
+  throw new Error('readSettings accepted the inputs');
+}
+
+function errorMessage(inputs: Record<string, string>, env: Environment = PUSH_ENV): string {
+  try {
+    settingsOf(inputs, env);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error('readSettings accepted the inputs');
+}
+
+describe('readSettings defaults', () => {
+  it('fills in the defaults of action.yml for a minimal deploy', () => {
+    const settings = settingsOf({ ...BASE, name: 'agent', 'graph-config-path': 'langgraph.json' });
+
+    // Inputs other than those of this test (e.g. GitHub reporting, retries) may add settings.
+    expect(settings).toMatchObject({
+      command: 'deploy',
+      api: { url: 'https://api.example.com', key: 'key-123' },
+      target: { name: 'agent' },
+      source: 'hosted_repo',
+      ignoreNotFound: true,
+      requireToken: false,
+      wait: true,
+      waitTimeoutMs: 30 * 60_000,
+      pollIntervalMs: 10_000,
+      dryRun: false,
+    });
+    expect(settings.api).not.toHaveProperty('tenantId');
+    expect(settings.sourceConfig).toEqual({});
+    expect(settings.revisionConfig).toEqual({
+      graph_config_path: 'langgraph.json',
+      repo_ref: 'main',
+    });
+    expect(settings.secrets).toEqual([]);
+    expect(settings.authenticate).toEqual({});
+    expect(settings).not.toHaveProperty('revisionId');
+    expect(settings).not.toHaveProperty('listenerId');
+    expect(settings).not.toHaveProperty('smokeTest');
+  });
+
+  it('reads the optional inputs when they are given, trimmed', () => {
+    const settings = settingsOf(
+      {
+        ...BASE,
+        'api-key': '  key-123 \n',
+        'tenant-id': 'ws-1',
+        name: 'agent',
+        'deployment-id': 'dep-1',
+        'repo-url': 'https://github.com/acme/agent',
+        'integration-id': 'int-1',
+        'build-on-push': 'false',
+        'install-command': 'pip install .',
+        'build-command': 'make',
+        'resource-spec': 'min_scale: 1\nmax_scale: 2',
+        secrets: 'A=1\nB',
+        'repo-ref': 'release',
+        wait: 'False',
+        'wait-timeout': '90s',
+        'poll-interval': '250ms',
+        'dry-run': 'TRUE',
+      },
+      { ...PUSH_ENV, B: 'from-env' },
+    );
+
+    expect(settings.api).toMatchObject({
+      url: 'https://api.example.com',
+      key: 'key-123',
+      tenantId: 'ws-1',
+    });
+    expect(settings.target).toEqual({ name: 'agent', deploymentId: 'dep-1' });
+    expect(settings.sourceConfig).toEqual({
+      repo_url: 'https://github.com/acme/agent',
+      integration_id: 'int-1',
+      build_on_push: false,
+      install_command: 'pip install .',
+      build_command: 'make',
+      resource_spec: { min_scale: 1, max_scale: 2 },
+    });
+    expect(settings.revisionConfig).toEqual({ repo_ref: 'release' });
+    expect(settings.secrets).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: 'from-env' },
+    ]);
+    expect(settings).toMatchObject({
+      wait: false,
+      waitTimeoutMs: 90_000,
+      pollIntervalMs: 250,
+      dryRun: true,
+    });
+  });
+
+  it('leaves build-on-push out when empty, so the server keeps its value', () => {
+    expect(settingsOf({ ...BASE, name: 'agent' }).sourceConfig).not.toHaveProperty('build_on_push');
+  });
+});
+
+describe('repo-ref default', () => {
+  it('is the PR head branch on pull requests', () => {
+    const env = { GITHUB_HEAD_REF: 'feature/x', GITHUB_REF_NAME: '12/merge' };
+    expect(defaultRepoRef(env)).toBe('feature/x');
+    expect(settingsOf({ ...BASE, name: 'agent' }, env).revisionConfig.repo_ref).toBe('feature/x');
+  });
+
+  it('is the branch or tag of the run otherwise (an empty GITHUB_HEAD_REF is not set)', () => {
+    const env = { GITHUB_HEAD_REF: '', GITHUB_REF_NAME: 'v1.2.0' };
+    expect(settingsOf({ ...BASE, name: 'agent' }, env).revisionConfig.repo_ref).toBe('v1.2.0');
+  });
+
+  it('is absent outside a workflow, and an explicit repo-ref wins', () => {
+    expect(settingsOf({ ...BASE, name: 'agent' }, {}).revisionConfig).toEqual({});
+    const env = { GITHUB_HEAD_REF: 'feature/x' };
+    expect(
+      settingsOf({ ...BASE, name: 'agent', 'repo-ref': 'pinned' }, env).revisionConfig,
+    ).toEqual({
+      repo_ref: 'pinned',
+    });
+  });
+});
+
+describe('container and hosted sources', () => {
+  const container = { ...BASE, name: 'agent', source: 'external_container' };
+
+  it('a container source deploys image-uri and takes no repo-ref default', () => {
+    const settings = settingsOf({ ...container, 'image-uri': 'registry.example.com/agent:1' });
+    expect(settings.source).toBe('external_container');
+    expect(settings.revisionConfig).toEqual({ image_uri: 'registry.example.com/agent:1' });
+  });
+
+  it('a container deploy needs image-uri; other commands do not', () => {
+    expect(failingInputs(container)).toEqual(['image-uri']);
+    expect(settingsOf({ ...container, command: 'status' }).revisionConfig).toEqual({});
+  });
+
+  it('a container source takes no graph-config-path', () => {
+    expect(
+      failingInputs({ ...container, 'image-uri': 'img:1', 'graph-config-path': 'langgraph.json' }),
+    ).toEqual(['graph-config-path']);
+  });
+
+  it('a hosted_repo source takes no image-uri', () => {
+    expect(failingInputs({ ...BASE, name: 'agent', 'image-uri': 'img:1' })).toEqual(['image-uri']);
+  });
+
+  it('a k8s-namespace needs a listener-id, and both go into source_config', () => {
+    expect(failingInputs({ ...BASE, name: 'agent', 'k8s-namespace': 'agents' })).toEqual([
+      'k8s-namespace',
+    ]);
+    const settings = settingsOf({
+      ...BASE,
+      name: 'agent',
+      'listener-id': 'l-1',
+      'k8s-namespace': 'agents',
+    });
+    expect(settings.sourceConfig).toEqual({
+      listener_id: 'l-1',
+      listener_config: { k8s_namespace: 'agents' },
+    });
+  });
+});
+
+describe('command-specific requirements', () => {
+  it.each(['deploy', 'redeploy', 'status', 'delete'])(
+    '%s needs name or deployment-id',
+    (command) => {
+      const extra: Record<string, string> =
+        command === 'redeploy' ? { 'revision-id': 'previous' } : {};
+      expect(failingInputs({ ...BASE, command, ...extra })).toEqual(['name']);
+      expect(settingsOf({ ...BASE, command, ...extra, 'deployment-id': 'd-1' }).target).toEqual({
+        deploymentId: 'd-1',
+      });
+    },
+  );
+
+  it.each(['listener', 'authenticate'])('%s needs no deployment', (command) => {
+    const extra: Record<string, string> = command === 'listener' ? { 'listener-id': 'l-1' } : {};
+    expect(settingsOf({ ...BASE, command, ...extra }).command).toBe(command);
+  });
+
+  it('redeploy needs revision-id', () => {
+    expect(failingInputs({ ...BASE, command: 'redeploy', name: 'agent' })).toEqual(['revision-id']);
+    expect(
+      settingsOf({ ...BASE, command: 'redeploy', name: 'agent', 'revision-id': 'previous' })
+        .revisionId,
+    ).toBe('previous');
+  });
+
+  it('status takes a revision id, but not previous', () => {
+    expect(
+      settingsOf({ ...BASE, command: 'status', name: 'agent', 'revision-id': 'r-1' }).revisionId,
+    ).toBe('r-1');
+    expect(
+      errorMessage({ ...BASE, command: 'status', name: 'agent', 'revision-id': 'previous' }),
+    ).toMatch(/only 'redeploy'/);
+  });
+
+  it('listener needs listener-id', () => {
+    expect(failingInputs({ ...BASE, command: 'listener' })).toEqual(['listener-id']);
+    expect(settingsOf({ ...BASE, command: 'listener', 'listener-id': 'l-1' }).listenerId).toBe(
+      'l-1',
+    );
+  });
+
+  it('delete reads ignore-not-found', () => {
+    const settings = settingsOf({
+      ...BASE,
+      command: 'delete',
+      name: 'a',
+      'ignore-not-found': 'false',
+    });
+    expect(settings.ignoreNotFound).toBe(false);
+  });
+
+  it('authenticate reads its request, with scopes split on commas and newlines', () => {
+    const settings = settingsOf({
+      ...BASE,
+      command: 'authenticate',
+      'user-id': 'ci-bot',
+      provider: 'github',
+      scopes: 'repo, read:org\nworkflow,,\n',
+      'agent-id': 'agent-1',
+      'svc-user-id': 'svc-1',
+      'use-agent-builder-public-oauth': 'true',
+      'require-token': 'true',
+    });
+    expect(settings.authenticate).toEqual({
+      user_id: 'ci-bot',
+      provider: 'github',
+      scopes: ['repo', 'read:org', 'workflow'],
+      agent_id: 'agent-1',
+      svc_user_id: 'svc-1',
+      use_agent_builder_public_oauth: true,
+    });
+    expect(settings.requireToken).toBe(true);
+  });
+
+  it('smoke test settings exist only with an assistant, with the defaults of action.yml', () => {
+    expect(settingsOf({ ...BASE, name: 'agent' }).smokeTest).toBeUndefined();
+    expect(
+      settingsOf({ ...BASE, name: 'agent', 'smoke-test-assistant': 'agent' }).smokeTest,
+    ).toEqual({
+      assistantId: 'agent',
+      message: 'ping',
+      streamMode: 'updates',
+      timeoutMs: 120_000,
+    });
+  });
+});
+
+describe('errors', () => {
+  it('api-url and api-key are required', () => {
+    expect(failingInputs({ name: 'agent' })).toEqual(['api-url', 'api-key']);
+  });
+
+  it('a single problem is thrown alone, naming its input', () => {
+    let thrown: unknown;
+    try {
+      settingsOf({ ...BASE, name: 'agent', wait: 'maybe' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InputError);
+    expect((thrown as InputError).input).toBe('wait');
+  });
+
+  it('rejects an ignore-not-found that is not a boolean, rather than reading it as true', () => {
+    expect(
+      failingInputs({ ...BASE, command: 'delete', name: 'a', 'ignore-not-found': 'flase' }),
+    ).toEqual(['ignore-not-found']);
+  });
+
+  it('collects every problem together, each naming its input', () => {
+    const inputs = {
+      'api-url': 'ftp://example.com',
+      name: 'Bad Name',
+      command: 'status',
+      source: 'docker',
+      'build-on-push': 'sometimes',
+      'resource-spec': '{"max_scael": 1}',
+      secrets: 'not a secret line',
+      'smoke-test-timeout': 'soon',
+      wait: 'maybe',
+      'wait-timeout': 'forever',
+      'poll-interval': '-1s',
+      'dry-run': 'yes',
+      'use-agent-builder-public-oauth': 'nope',
+      'require-token': 'nope',
+      'ignore-not-found': 'nope',
+      'pr-comment': 'nope',
+      'revision-id': 'previous',
+    };
+    expect(failingInputs(inputs).sort()).toEqual(
+      [
+        'api-url',
+        'api-key',
+        'name',
+        'source',
+        'build-on-push',
+        'resource-spec',
+        'secrets',
+        'revision-id',
+        'smoke-test-timeout',
+        'wait',
+        'wait-timeout',
+        'poll-interval',
+        'dry-run',
+        'use-agent-builder-public-oauth',
+        'require-token',
+        'ignore-not-found',
+        'pr-comment',
+      ].sort(),
+    );
+    expect(errorMessage(inputs)).toMatch(/^17 inputs are not valid:/);
+  });
+
+  it('never puts a secret value or the API key into an error message', () => {
+    const message = errorMessage({
+      ...BASE,
+      'api-key': 'key-that-must-stay-hidden',
+      name: 'Bad Name',
+      secrets: 'GOOD=hidden-secret-value\nbad line',
+    });
+    expect(message).not.toContain('key-that-must-stay-hidden');
+    expect(message).not.toContain('hidden-secret-value');
+  });
+});

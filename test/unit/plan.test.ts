@@ -1,0 +1,287 @@
+/**
+ * planDeploy and planToJson: what a deploy sends (a create body, or a PATCH with only what
+ * differs) and how a dry run shows it, secret values hidden. Pure: no server.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Deployment } from '../../src/api/schemas.ts';
+import { InputError } from '../../src/parse/index.ts';
+import {
+  type DesiredDeployment,
+  HIDDEN,
+  planDeploy,
+  planToJson,
+  sameValue,
+} from '../../src/plan.ts';
+
+const SECRET_VALUE = 'plan-secret-value-8f7e';
+
+function desired(overrides: Partial<DesiredDeployment> = {}): DesiredDeployment {
+  return {
+    name: 'agent',
+    source: 'hosted_repo',
+    sourceConfig: { repo_url: 'https://github.com/acme/agent' },
+    revisionConfig: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
+    secrets: [],
+    ...overrides,
+  };
+}
+
+/** A deployment as the server answers it: nulls for what is unset, secret names only. */
+function existing(overrides: Partial<Deployment> = {}): Deployment {
+  return {
+    id: 'dep-1',
+    name: 'agent',
+    source: 'hosted_repo',
+    source_config: {
+      repo_url: 'https://github.com/acme/agent',
+      custom_url: 'https://agent.example.com',
+      build_on_push: null,
+      resource_spec: { min_scale: 1, max_scale: 2 },
+    },
+    source_revision_config: {
+      repo_ref: 'main',
+      graph_config_path: 'langgraph.json',
+      repo_commit_sha: 'a'.repeat(40),
+    },
+    secrets: [{ name: 'OPENAI_API_KEY' }],
+    status: 'READY',
+    latest_revision_id: 'rev-1',
+    active_revision_id: 'rev-1',
+    ...overrides,
+  };
+}
+
+function inputErrorOf(run: () => unknown): InputError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('no InputError was thrown');
+}
+
+describe('planDeploy: create', () => {
+  it('creates with the whole desired configuration and lists every field as a change', () => {
+    const plan = planDeploy(
+      desired({ secrets: [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }] }),
+      undefined,
+    );
+
+    expect(plan.action).toBe('create');
+    expect(plan.body).toEqual({
+      name: 'agent',
+      source: 'hosted_repo',
+      source_config: { repo_url: 'https://github.com/acme/agent' },
+      source_revision_config: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
+      secrets: [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }],
+    });
+    expect(plan.changes).toEqual([
+      { path: 'name', from: undefined, to: 'agent' },
+      { path: 'source', from: undefined, to: 'hosted_repo' },
+      { path: 'source_config.repo_url', from: undefined, to: 'https://github.com/acme/agent' },
+      { path: 'source_revision_config.repo_ref', from: undefined, to: 'main' },
+      { path: 'source_revision_config.graph_config_path', from: undefined, to: 'langgraph.json' },
+      { path: 'secrets.OPENAI_API_KEY', from: undefined, to: HIDDEN },
+    ]);
+  });
+
+  it('sends an empty secrets list when there are none (the API requires the field)', () => {
+    const plan = planDeploy(desired(), undefined);
+    expect(plan.action === 'create' && plan.body.secrets).toEqual([]);
+  });
+
+  it('needs graph-config-path to create a hosted_repo deployment', () => {
+    const error = inputErrorOf(() =>
+      planDeploy(desired({ revisionConfig: { repo_ref: 'main' } }), undefined),
+    );
+    expect(error.input).toBe('graph-config-path');
+    expect(error.message).toContain("'agent'");
+  });
+
+  it('creates a container deployment without graph-config-path', () => {
+    const plan = planDeploy(
+      desired({
+        source: 'external_container',
+        sourceConfig: { custom_url: 'https://agent.example.com' },
+        revisionConfig: { image_uri: 'registry.example.com/agent:1' },
+      }),
+      undefined,
+    );
+    expect(plan.action).toBe('create');
+    expect(plan.action === 'create' && plan.body.source_revision_config).toEqual({
+      image_uri: 'registry.example.com/agent:1',
+    });
+  });
+
+  it('needs a name to create (a deployment addressed only by id)', () => {
+    const { name: _name, ...withoutName } = desired();
+    expect(inputErrorOf(() => planDeploy(withoutName, undefined)).input).toBe('name');
+  });
+});
+
+describe('planDeploy: patch', () => {
+  it('sends only the source_config fields that differ, and always the revision config', () => {
+    const plan = planDeploy(
+      desired({
+        sourceConfig: {
+          repo_url: 'https://github.com/acme/agent',
+          build_on_push: true,
+          resource_spec: { max_scale: 2, min_scale: 1 },
+        },
+      }),
+      existing(),
+    );
+
+    expect(plan.action).toBe('patch');
+    if (plan.action !== 'patch') return;
+    expect(plan.deploymentId).toBe('dep-1');
+    // repo_url and resource_spec (same content, other key order) are unchanged: not sent.
+    expect(plan.body).toEqual({
+      source_config: { build_on_push: true },
+      source_revision_config: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
+    });
+    expect(plan.changes).toEqual([
+      { path: 'source_config.build_on_push', from: undefined, to: true },
+    ]);
+    expect(plan.producesRevision).toBe(true);
+  });
+
+  it('replaces resource_spec whole when any part of it differs', () => {
+    const plan = planDeploy(
+      desired({ sourceConfig: { resource_spec: { min_scale: 1, max_scale: 4 } } }),
+      existing(),
+    );
+    expect(plan.action === 'patch' && plan.body.source_config).toEqual({
+      resource_spec: { min_scale: 1, max_scale: 4 },
+    });
+    expect(plan.changes).toContainEqual({
+      path: 'source_config.resource_spec',
+      from: { min_scale: 1, max_scale: 2 },
+      to: { min_scale: 1, max_scale: 4 },
+    });
+  });
+
+  it('shows a changed ref with its old and new value', () => {
+    const plan = planDeploy(desired({ revisionConfig: { repo_ref: 'release-2' } }), existing());
+    expect(plan.changes).toEqual([
+      { path: 'source_revision_config.repo_ref', from: 'main', to: 'release-2' },
+    ]);
+  });
+
+  it('with no ref given, rebuilds the current ref (hosted) or image (container)', () => {
+    const hosted = planDeploy(desired({ revisionConfig: {} }), existing());
+    expect(hosted.action === 'patch' && hosted.body.source_revision_config).toEqual({
+      repo_ref: 'main',
+    });
+    expect(hosted.changes).toEqual([]);
+
+    const container = planDeploy(
+      desired({ source: 'external_container', sourceConfig: {}, revisionConfig: {} }),
+      existing({
+        source: 'external_container',
+        source_config: {},
+        source_revision_config: { image_uri: 'registry.example.com/agent:7' },
+      }),
+    );
+    expect(container.action === 'patch' && container.body.source_revision_config).toEqual({
+      image_uri: 'registry.example.com/agent:7',
+    });
+  });
+
+  it('without a ref to fall back to, sends no revision config and says it builds nothing', () => {
+    const plan = planDeploy(
+      desired({ revisionConfig: {} }),
+      existing({ source_revision_config: null }),
+    );
+    expect(plan.action === 'patch' && plan.body).toEqual({});
+    expect(plan.action === 'patch' && plan.producesRevision).toBe(false);
+  });
+
+  it('refuses to change the source kind, before anything is sent', () => {
+    const error = inputErrorOf(() =>
+      planDeploy(
+        desired({ source: 'external_container', revisionConfig: { image_uri: 'img:1' } }),
+        existing(),
+      ),
+    );
+    expect(error.input).toBe('source');
+    expect(error.message).toContain("'hosted_repo'");
+    expect(error.message).toContain('cannot change');
+  });
+
+  it('accepts any source when the server does not say which one it has', () => {
+    const plan = planDeploy(desired(), existing({ source: null }));
+    expect(plan.action).toBe('patch');
+  });
+
+  it('sends secrets but shows only their names, marking the ones that existed', () => {
+    const plan = planDeploy(
+      desired({
+        secrets: [
+          { name: 'OPENAI_API_KEY', value: SECRET_VALUE },
+          { name: 'NEW_ONE', value: 'another-secret-value' },
+        ],
+      }),
+      existing(),
+    );
+    expect(plan.action === 'patch' && plan.body.secrets).toEqual([
+      { name: 'OPENAI_API_KEY', value: SECRET_VALUE },
+      { name: 'NEW_ONE', value: 'another-secret-value' },
+    ]);
+    expect(plan.changes).toEqual([
+      { path: 'secrets.OPENAI_API_KEY', from: HIDDEN, to: HIDDEN },
+      { path: 'secrets.NEW_ONE', from: undefined, to: HIDDEN },
+    ]);
+    expect(JSON.stringify(plan.changes)).not.toContain(SECRET_VALUE);
+  });
+
+  it('leaves secrets out of the PATCH when none are given (the server keeps its own)', () => {
+    const plan = planDeploy(desired(), existing());
+    expect(plan.action === 'patch' && 'secrets' in plan.body).toBe(false);
+  });
+});
+
+describe('planToJson', () => {
+  it('hides secret values in the request, and turns absent values into null', () => {
+    const plan = planDeploy(
+      desired({ secrets: [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }] }),
+      existing(),
+    );
+
+    const json = planToJson(plan, 'agent');
+
+    expect(JSON.stringify(json)).not.toContain(SECRET_VALUE);
+    expect(json).toMatchObject({
+      action: 'patch',
+      deployment_id: 'dep-1',
+      name: 'agent',
+      request: { secrets: [{ name: 'OPENAI_API_KEY', value: HIDDEN }] },
+      changes: [{ path: 'secrets.OPENAI_API_KEY', from: HIDDEN, to: HIDDEN }],
+    });
+    // The plan itself still carries the value to send.
+    expect(plan.body.secrets?.[0]?.value).toBe(SECRET_VALUE);
+  });
+
+  it('shows a create with no deployment id and every field', () => {
+    const json = planToJson(
+      planDeploy(desired({ secrets: [{ name: 'A', value: SECRET_VALUE }] }), undefined),
+      'agent',
+    );
+    expect(json).not.toHaveProperty('deployment_id');
+    expect(json.action).toBe('create');
+    expect(json.changes).toContainEqual({ path: 'name', from: null, to: 'agent' });
+    expect(JSON.stringify(json)).not.toContain(SECRET_VALUE);
+  });
+});
+
+describe('sameValue', () => {
+  it('compares JSON values deeply, ignoring key order, and treats null as absent', () => {
+    expect(sameValue({ a: 1, b: [1, { c: 2, d: 3 }] }, { b: [1, { d: 3, c: 2 }], a: 1 })).toBe(
+      true,
+    );
+    expect(sameValue([1, 2], [2, 1])).toBe(false);
+    expect(sameValue(null, undefined)).toBe(true);
+    expect(sameValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+  });
+});
