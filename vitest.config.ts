@@ -17,6 +17,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           // Rebuilds dist/ from src/ before the end-to-end tests run it.
           globalSetup: ['test/global-setup.ts'],
+          // Every run of the action in every e2e test is scanned for leaked secrets.
+          setupFiles: ['test/support/leak-scan.ts'],
         },
       },
     ],

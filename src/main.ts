@@ -34,11 +34,12 @@ const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<voi
   authenticate,
 };
 
+// Messages carry server text (names, ids, statuses, error details): made inert at this edge.
 const coreLogger: Logger = {
-  info: (message) => core.info(message),
-  warning: (message) => core.warning(message),
-  debug: (message) => core.debug(message),
-  group: (title, body) => core.group(title, body),
+  info: (message) => core.info(logSafe(message)),
+  warning: (message) => core.warning(logSafe(message)),
+  debug: (message) => core.debug(logSafe(message)),
+  group: (title, body) => core.group(logSafe(title, 200), body),
 };
 
 export async function run(): Promise<void> {
@@ -79,7 +80,8 @@ export async function run(): Promise<void> {
     timeoutMs: settings.api.requestTimeoutMs,
     retry: { maxRetries: settings.api.maxRetries },
     secretValues: secretValues(settings.secrets),
-    debug: (line) => core.debug(line),
+    // The client's debug lines show paths, which hold server-chosen ids.
+    debug: (line) => core.debug(logSafe(line)),
   });
   const github = loadGitHubContext(process.env);
   if (github.runUrl) report.runUrl = github.runUrl;

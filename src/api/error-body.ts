@@ -14,17 +14,20 @@ export interface ErrorBody {
   validationErrors?: ValidationIssue[];
 }
 
-function shorten(text: string): string {
+/** A location part (a field name) longer than this is cut: real ones are identifiers. */
+export const MAX_LOCATION_PART_LENGTH = 200;
+
+function shorten(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > MAX_DETAIL_LENGTH ? `${oneLine.slice(0, MAX_DETAIL_LENGTH)}…` : oneLine;
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 
 /**
  * Redacted before and after shortening: whitespace folding could otherwise rebuild a secret
  * that contains runs of spaces.
  */
-function clean(text: string, redact: Redact): string {
-  return redact(shorten(redact(text)));
+function clean(text: string, redact: Redact, max = MAX_DETAIL_LENGTH): string {
+  return redact(shorten(redact(text), max));
 }
 
 function parseJson(text: string): unknown {
@@ -43,7 +46,9 @@ export function parseErrorBody(text: string, redact: Redact): ErrorBody {
   if (validation.success) {
     return {
       validationErrors: validation.data.detail.map((issue) => ({
-        loc: issue.loc.map((part) => (typeof part === 'string' ? redact(part) : part)),
+        loc: issue.loc.map((part) =>
+          typeof part === 'string' ? clean(part, redact, MAX_LOCATION_PART_LENGTH) : part,
+        ),
         msg: clean(issue.msg, redact),
         type: issue.type,
       })),

@@ -74,8 +74,15 @@ function conflictHeadline(ctx: RequestContext): string {
   return `${endpoint(ctx)}: conflict with the current state`;
 }
 
+/** A 422 lists at most this many problems: a broken or hostile server could send thousands. */
+export const MAX_VALIDATION_LINES = 20;
+
 function validationLines(issues: ValidationIssue[]): string {
-  return issues.map((issue) => `  ${issue.loc.join('.')}: ${issue.msg}`).join('\n');
+  const shown = issues.slice(0, MAX_VALIDATION_LINES);
+  const lines = shown.map((issue) => `  ${issue.loc.join('.')}: ${issue.msg}`);
+  const more = issues.length - shown.length;
+  if (more > 0) lines.push(`  … and ${more} more`);
+  return lines.join('\n');
 }
 
 function serverTroubleMessage(

@@ -62,9 +62,136 @@ const BEFORE_ANY_REQUEST: [string, Record<string, string>, string, RegExp][] = [
     /image/,
   ],
   ['namespace without listener', { 'k8s-namespace': 'agents' }, 'k8s-namespace', /listener-id/],
+  [
+    'resource-spec JSON syntax error',
+    { 'resource-spec': '{"min_scale": 1' },
+    'resource-spec',
+    /line 1/,
+  ],
+  [
+    'resource-spec that is a list',
+    { 'resource-spec': '[1, 2]' },
+    'resource-spec',
+    /object|mapping/i,
+  ],
+  [
+    'resource-spec that is plain text',
+    { 'resource-spec': 'just text' },
+    'resource-spec',
+    /object|mapping/i,
+  ],
+  [
+    'resource-spec negative scale',
+    { 'resource-spec': 'min_scale: -1' },
+    'resource-spec',
+    /min_scale/,
+  ],
+  [
+    'resource-spec min above max',
+    { 'resource-spec': 'min_scale: 5\nmax_scale: 2' },
+    'resource-spec',
+    /max_scale/,
+  ],
+  [
+    'resource-spec fractional memory',
+    { 'resource-spec': '{"memory_mb": 512.5}' },
+    'resource-spec',
+    /memory_mb/,
+  ],
+  [
+    'resource-spec unknown nested key',
+    { 'resource-spec': 'init_containers:\n  - name: init\n    imagee: busybox' },
+    'resource-spec',
+    /init_containers\[0\]/,
+  ],
+  [
+    'resource-spec label that is not a string',
+    { 'resource-spec': 'labels:\n  team: [a]' },
+    'resource-spec',
+    /labels/,
+  ],
+  ['secrets JSON with a number value', { secrets: '{"A_KEY": 1}' }, 'secrets', /A_KEY/],
+  ['secrets JSON syntax error', { secrets: '{"A_KEY": "x",}' }, 'secrets', /line 1/],
+  ['secrets with a duplicate name', { secrets: 'A_KEY=one\nA_KEY=two' }, 'secrets', /A_KEY/],
+  ['secrets with an invalid name', { secrets: '1ABC=value-here' }, 'secrets', /line 1/],
+  ['secrets with an empty value', { secrets: 'A_KEY=' }, 'secrets', /A_KEY/],
+  ['name longer than 63 characters', { name: 'a'.repeat(70) }, 'name', /63/],
+  ['name with a leading dash', { name: '-agent' }, 'name', /dash/],
+  ['duration with an unknown unit', { 'wait-timeout': '10x' }, 'wait-timeout', /unit/],
+  ['duration with a repeated unit', { 'wait-timeout': '1m1m' }, 'wait-timeout', /./],
+  ['poll interval of zero', { 'poll-interval': '0' }, 'poll-interval', /./],
+  ['dry-run that is not a boolean', { 'dry-run': 'yes' }, 'dry-run', /true|false/],
+  ['build-on-push that is not a boolean', { 'build-on-push': 'on' }, 'build-on-push', /true|false/],
+  [
+    'allow-insecure-http that is not a boolean',
+    { 'allow-insecure-http': 'maybe' },
+    'allow-insecure-http',
+    /true|false/,
+  ],
+  ['pr-comment that is not a boolean', { 'pr-comment': 'nope' }, 'pr-comment', /true|false/],
+  [
+    'api-url with credentials in it',
+    { 'api-url': 'https://user:hunter2-pass@api.example.com' },
+    'api-url',
+    /credentials|user/i,
+  ],
+  ['api-url with another scheme', { 'api-url': 'ftp://api.example.com' }, 'api-url', /https/],
+  ['repo-url that is not a URL', { 'repo-url': 'github.com/acme/agent' }, 'repo-url', /URL/],
+  [
+    'custom-url with a javascript: scheme',
+    { 'custom-url': 'javascript:alert(1)' },
+    'custom-url',
+    /http/,
+  ],
+  ['max-retries that is not a number', { 'max-retries': 'many' }, 'max-retries', /whole number/],
+  ['max-retries above the maximum', { 'max-retries': '11' }, 'max-retries', /10/],
+  ['request-timeout below the minimum', { 'request-timeout': '1ms' }, 'request-timeout', /./],
+  [
+    'graph-config-path with a container source',
+    { source: 'external_container', 'image-uri': 'registry.example.com/agent:1' },
+    'graph-config-path',
+    /container|image/,
+  ],
+  [
+    'image-uri with a hosted_repo source',
+    { 'image-uri': 'registry.example.com/agent:1' },
+    'image-uri',
+    /hosted_repo/,
+  ],
+  ['redeploy without revision-id', { command: 'redeploy' }, 'revision-id', /previous/],
+  ['listener without listener-id', { command: 'listener' }, 'listener-id', /required/],
+  [
+    'status of the previous revision',
+    { command: 'status', 'revision-id': 'previous' },
+    'revision-id',
+    /redeploy/,
+  ],
+  [
+    'smoke-test-timeout that is not a duration',
+    { 'smoke-test-assistant': 'agent', 'smoke-test-timeout': 'forever' },
+    'smoke-test-timeout',
+    /duration/,
+  ],
+  ['no name and no deployment-id', { name: '' }, 'name', /deployment-id/],
+  [
+    'ignore-not-found with a typo',
+    { command: 'delete', 'ignore-not-found': 'flase' },
+    'ignore-not-found',
+    /true|false/,
+  ],
+  [
+    'use-agent-builder-public-oauth that is not a boolean',
+    { command: 'authenticate', 'use-agent-builder-public-oauth': 'Yes' },
+    'use-agent-builder-public-oauth',
+    /true|false/,
+  ],
 ];
 
 describe('bad inputs', () => {
+  it('has at least 40 cases, each failing before any request', () => {
+    expect(BEFORE_ANY_REQUEST.length).toBeGreaterThanOrEqual(40);
+  });
+
   it.each(BEFORE_ANY_REQUEST)('%s fails before any request', async (_, extra, input, detail) => {
     const run = await runAction({ inputs: deployInputs(emulator, extra), env: ENV });
 
@@ -75,6 +202,8 @@ describe('bad inputs', () => {
     expect(errors[0]).toContain(`'${input}'`);
     expect(errors[0]).toMatch(detail);
     expect(run.stdout + run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    // A credential in a URL is a secret too: it is never echoed back.
+    expect(run.stdout + run.stderr).not.toContain('hunter2-pass');
     expect(findLeaks(run, ALL_SECRETS)).toEqual([]);
   });
 

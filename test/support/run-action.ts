@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseSecrets, secretValues } from '../../src/parse/secrets.ts';
 
 export const DIST_ENTRY = resolve(import.meta.dirname, '../../dist/index.js');
 
@@ -43,7 +44,30 @@ export function inputVariable(name: string): string {
   return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 }
 
+/** One finished run and what it was started with: enough to know which values are secret. */
+export interface RecordedRun {
+  options: RunActionOptions;
+  run: ActionRun;
+}
+
+const recordedRuns: RecordedRun[] = [];
+
+/**
+ * The runs finished since the last call, oldest first; the list is emptied. A test harness
+ * (test/support/leak-scan.ts) scans them after each test, so that every end-to-end test checks
+ * for leaked secrets without having to ask.
+ */
+export function takeRecordedRuns(): RecordedRun[] {
+  return recordedRuns.splice(0);
+}
+
 export async function runAction(options: RunActionOptions): Promise<ActionRun> {
+  const run = await runOnce(options);
+  recordedRuns.push({ options, run });
+  return run;
+}
+
+async function runOnce(options: RunActionOptions): Promise<ActionRun> {
   const dir = await mkdtemp(join(tmpdir(), 'deploy-action-run-'));
   const outputFile = join(dir, 'output');
   const summaryFile = join(dir, 'summary');
@@ -159,4 +183,60 @@ export function findLeaks(run: ActionRun, secrets: string[]): string[] {
     }
   }
   return leaks;
+}
+
+/**
+ * Values shorter than this are not looked for: a test's `A=1` would be "found" in every number
+ * of the log. The runner's own masking has the same blind spot for short values.
+ */
+export const MIN_SCANNED_SECRET_LENGTH = 4;
+
+/**
+ * The secret values of a run, known without asking the test: the `api-key` input, the values of
+ * the `secrets` input (bare names read from the run's env), and every value the action itself
+ * registered with `::add-mask::` (tokens the server returned, for instance).
+ */
+export function secretsOfRun({ options, run }: RecordedRun): string[] {
+  const found = new Set<string>();
+  const apiKey = options.inputs['api-key']?.trim();
+  if (apiKey) found.add(apiKey);
+  for (const value of secretInputValues(options.inputs.secrets ?? '', options.env ?? {})) {
+    found.add(value);
+  }
+  for (const value of maskedValues(run.stdout)) found.add(value);
+  return [...found].filter((value) => value.trim().length >= MIN_SCANNED_SECRET_LENGTH);
+}
+
+/** Where any secret of the run appears in what it wrote (add-mask lines and `token` aside). */
+export function leaksOfRun(record: RecordedRun): string[] {
+  // The `token` output is where a token is meant to go (the runner masks it): not a leak.
+  const { token: _token, ...outputs } = record.run.outputs;
+  return findLeaks({ ...record.run, outputs }, secretsOfRun(record));
+}
+
+/**
+ * The values of a `secrets` input as the action reads them; for an input it cannot parse (a
+ * bad-input test), the text after `=` on each line, which is what a careless message would echo.
+ */
+function secretInputValues(text: string, env: Record<string, string>): string[] {
+  if (text.trim() === '') return [];
+  try {
+    return secretValues(parseSecrets('secrets', text, env));
+  } catch {
+    return text
+      .split(/\r?\n/)
+      .filter((line) => line.includes('='))
+      .map((line) => line.slice(line.indexOf('=') + 1).trim());
+  }
+}
+
+/** The values of the `::add-mask::` commands in stdout, decoded as the runner decodes them. */
+export function maskedValues(stdout: string): string[] {
+  const escapes: Record<string, string> = { '%25': '%', '%0D': '\r', '%0A': '\n' };
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('::add-mask::'))
+    .map((line) =>
+      line.slice('::add-mask::'.length).replace(/%(?:25|0D|0A)/g, (code) => escapes[code] ?? code),
+    );
 }

@@ -1,0 +1,45 @@
+/**
+ * `npm run reliability`: the fault matrix (test/reliability/scenarios.ts) run against the
+ * committed bundle, dist/index.js, printed as a table. It does not build: it judges what ships.
+ * Exits 1 when any scenario fails.
+ *
+ * DEPLOY_ACTION_ENTRY=path/to/index.js runs another bundle instead.
+ */
+import { renderProblems, renderTable } from '../test/reliability/report-table.ts';
+import { runScenario, type ScenarioResult } from '../test/reliability/run-scenario.ts';
+import { RETRY_POLICY, SCENARIOS, type Scenario } from '../test/reliability/scenarios.ts';
+import { actionEntry } from '../test/support/run-action.ts';
+
+/** Scenarios mostly wait (backoff, timeouts): a few at once keep the run short. */
+const CONCURRENCY = 4;
+
+async function runAll(scenarios: readonly Scenario[], entry: string): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = new Array(scenarios.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < scenarios.length; index = next++) {
+      const scenario = scenarios[index];
+      if (scenario) results[index] = await runScenario(scenario, { entry });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return results;
+}
+
+const entry = actionEntry();
+const startedAt = Date.now();
+const results = await runAll(SCENARIOS, entry);
+const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+const passed = results.filter((result) => result.problems.length === 0).length;
+
+console.log(`Fault matrix against ${entry}`);
+console.log(
+  `Retry policy: max-retries ${RETRY_POLICY.maxRetries} (${RETRY_POLICY.maxRetries + 1} attempts per call), full-jitter backoff from ${RETRY_POLICY.baseDelayMs} ms, capped at ${RETRY_POLICY.maxDelayMs} ms. "max" = calls x attempts.`,
+);
+console.log('');
+console.log(renderTable(results));
+console.log('');
+const problems = renderProblems(results);
+if (problems !== '') console.log(`${problems}\n`);
+console.log(`${passed}/${results.length} scenarios passed in ${seconds}s.`);
+process.exitCode = passed === results.length ? 0 : 1;
