@@ -252,6 +252,8 @@ var github_settings = __webpack_require__(2001);
 var github_context = __webpack_require__(4814);
 // EXTERNAL MODULE: ./src/report/markdown.ts
 var markdown = __webpack_require__(4285);
+// EXTERNAL MODULE: ./src/report/outcome.ts
+var outcome = __webpack_require__(5066);
 ;// CONCATENATED MODULE: ./src/report/pr-comment.ts
 /**
  * The sticky pull request comment: one per deployment name, found again on the next run by a
@@ -259,6 +261,7 @@ var markdown = __webpack_require__(4285);
  * growing thread. Rendering and the post/skip decision are pure; only `upsertPrComment` talks to
  * GitHub, and it never throws: trouble becomes a warning naming `pull-requests: write`.
  */
+
 
 
 
@@ -271,13 +274,14 @@ const MAX_URL = 2000;
 const REDACTED = '***';
 /** Shorter strings are not redacted: replacing every "a" would wreck the comment, not hide much. */
 const MIN_REDACTED_LENGTH = 4;
+/** A status label, as the comment's heading shows it. */
 const OUTCOME_LABEL = {
-    success: { emoji: '✅', label: 'Succeeded' },
-    warning: { emoji: '⚠️', label: 'Needs attention' },
-    failure: { emoji: '❌', label: 'Failed' },
-    timeout: { emoji: '⏱️', label: 'Timed out' },
-    cancelled: { emoji: '🚫', label: 'Cancelled' },
-    planned: { emoji: '📝', label: 'Planned (dry run)' },
+    success: 'Succeeded',
+    warning: 'Needs attention',
+    failure: 'Failed',
+    timeout: 'Timed out',
+    cancelled: 'Cancelled',
+    planned: 'Planned (dry run)',
 };
 /** The hidden first line that identifies a deployment's comment. */
 function prCommentMarker(deploymentName) {
@@ -286,7 +290,8 @@ function prCommentMarker(deploymentName) {
 }
 function renderPrComment(report, context) {
     const clean = (text, max) => (0,markdown/* escapeMarkdown */.FV)((0,markdown/* truncate */.xv)(redact(text, context.redact), max));
-    const { emoji, label } = OUTCOME_LABEL[report.outcome];
+    const emoji = outcome/* OUTCOME_EMOJI */.s[report.outcome];
+    const label = OUTCOME_LABEL[report.outcome];
     const lines = [
         prCommentMarker(context.deploymentName),
         `### ${emoji} ${(0,markdown/* inlineCode */.ti)(context.deploymentName)}: ${report.command} ${label.toLowerCase()}`,

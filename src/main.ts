@@ -14,7 +14,7 @@ import { listener } from './commands/listener.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
-import { readSettings, type Settings } from './inputs.ts';
+import { COMMANDS, readSettings, type Settings } from './inputs.ts';
 import { InputError, InputErrors, secretValues } from './parse/index.ts';
 import type { GitHubReporting } from './report/github.ts';
 import type { GitHubContext } from './report/github-context.ts';
@@ -52,7 +52,16 @@ export async function run(): Promise<void> {
   try {
     settings = readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);
   } catch (error) {
-    core.setFailed(messageOf(error));
+    // Bad inputs: nothing was sent. The summary says so too, where people look first.
+    const command = core.getInput('command').trim();
+    await publish({
+      command: COMMANDS.find((known) => known === command) ?? 'deploy',
+      outcome: 'failure',
+      headline: 'The inputs are not valid: nothing was sent to the control plane',
+      reason: messageOf(error),
+      startedAt,
+      endedAt: Date.now(),
+    });
     return;
   }
   for (const value of secretValues(settings.secrets)) core.setSecret(value);

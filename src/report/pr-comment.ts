@@ -20,6 +20,7 @@ import {
   table,
   truncate,
 } from './markdown.ts';
+import { OUTCOME_EMOJI } from './outcome.ts';
 import type { CommandReport, Outcome } from './types.ts';
 
 const PERMISSION = 'pull-requests: write';
@@ -32,13 +33,14 @@ const REDACTED = '***';
 /** Shorter strings are not redacted: replacing every "a" would wreck the comment, not hide much. */
 const MIN_REDACTED_LENGTH = 4;
 
-const OUTCOME_LABEL: Record<Outcome, { emoji: string; label: string }> = {
-  success: { emoji: '✅', label: 'Succeeded' },
-  warning: { emoji: '⚠️', label: 'Needs attention' },
-  failure: { emoji: '❌', label: 'Failed' },
-  timeout: { emoji: '⏱️', label: 'Timed out' },
-  cancelled: { emoji: '🚫', label: 'Cancelled' },
-  planned: { emoji: '📝', label: 'Planned (dry run)' },
+/** A status label, as the comment's heading shows it. */
+const OUTCOME_LABEL: Record<Outcome, string> = {
+  success: 'Succeeded',
+  warning: 'Needs attention',
+  failure: 'Failed',
+  timeout: 'Timed out',
+  cancelled: 'Cancelled',
+  planned: 'Planned (dry run)',
 };
 
 export interface PrCommentContext {
@@ -57,7 +59,8 @@ export function prCommentMarker(deploymentName: string): string {
 
 export function renderPrComment(report: CommandReport, context: PrCommentContext): string {
   const clean: Clean = (text, max) => escapeMarkdown(truncate(redact(text, context.redact), max));
-  const { emoji, label } = OUTCOME_LABEL[report.outcome];
+  const emoji = OUTCOME_EMOJI[report.outcome];
+  const label = OUTCOME_LABEL[report.outcome];
   const lines = [
     prCommentMarker(context.deploymentName),
     `### ${emoji} ${inlineCode(context.deploymentName)}: ${report.command} ${label.toLowerCase()}`,

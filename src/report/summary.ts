@@ -17,6 +17,7 @@ import {
   table,
   truncate,
 } from './markdown.ts';
+import { OUTCOME_EMOJI } from './outcome.ts';
 import { formatTimeline } from './timeline.ts';
 import type { CommandReport, FieldChange, Outcome, SmokeTestReport } from './types.ts';
 
@@ -46,13 +47,14 @@ const cellText = (value: string, max: number = SUMMARY_LIMITS.short): TableCell 
 const code = (value: string, max: number = SUMMARY_LIMITS.short): TableCell =>
   rawMarkdown(inlineCode(truncate(value, max)));
 
-const OUTCOME_HEADING: Record<Outcome, { emoji: string; label: string }> = {
-  success: { emoji: '✅', label: 'succeeded' },
-  warning: { emoji: '⚠️', label: 'needs attention' },
-  failure: { emoji: '❌', label: 'failed' },
-  timeout: { emoji: '⏱️', label: 'timed out' },
-  cancelled: { emoji: '🚫', label: 'was cancelled' },
-  planned: { emoji: '📝', label: 'dry run: nothing was changed' },
+/** How the heading finishes the sentence "<command> ...". */
+const OUTCOME_HEADING: Record<Outcome, string> = {
+  success: 'succeeded',
+  warning: 'needs attention',
+  failure: 'failed',
+  timeout: 'timed out',
+  cancelled: 'was cancelled',
+  planned: 'dry run: nothing was changed',
 };
 
 export function renderSummary(report: CommandReport): string {
@@ -72,7 +74,8 @@ export function renderSummary(report: CommandReport): string {
 }
 
 function heading(report: CommandReport): string {
-  const { emoji, label } = OUTCOME_HEADING[report.outcome] ?? { emoji: '❔', label: '' };
+  const emoji = OUTCOME_EMOJI[report.outcome] ?? '❔';
+  const label = OUTCOME_HEADING[report.outcome] ?? '';
   return `## ${emoji} ${escapeMarkdown(truncate(report.command, SUMMARY_LIMITS.short))} ${label}`;
 }
 

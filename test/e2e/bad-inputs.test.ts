@@ -201,6 +201,7 @@ describe('bad inputs', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain(`'${input}'`);
     expect(errors[0]).toMatch(detail);
+    expect(run.summary).toContain('nothing was sent to the control plane');
     expect(run.stdout + run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
     // A credential in a URL is a secret too: it is never echoed back.
     expect(run.stdout + run.stderr).not.toContain('hunter2-pass');
