@@ -8,7 +8,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/{unit,integration,property}/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/{unit,integration,property}/**/*.test.ts', 'bench/tests/**/*.test.ts'],
+        },
       },
       {
         extends: true,

@@ -1,0 +1,54 @@
+/**
+ * Bundles for the benchmark, made with the same ncc command as `npm run build` but into temporary
+ * folders: dist/ belongs to the build, and a benchmark must never rewrite what ships.
+ */
+import { execFile } from 'node:child_process';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..');
+/** `npm run build`'s options, after `ncc build <entry> -o <dir>`. */
+export const BUILD_OPTIONS = ['--minify', '--license', 'licenses.txt'] as const;
+/** What a bundler appends to a file when it writes its source map: the last line, and its break. */
+const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*$/;
+
+/** Bundles `entry` (relative to the repository) into `outDir`; with a map beside it if asked. */
+export async function nccBuild(
+  entry: string,
+  outDir: string,
+  options: { sourceMap?: boolean } = {},
+): Promise<void> {
+  const mapOptions = options.sourceMap
+    ? ['--source-map', '--no-source-map-register']
+    : ([] as string[]);
+  const ncc = join(REPO_ROOT, 'node_modules', '.bin', 'ncc');
+  await run(ncc, ['build', entry, '-o', outDir, ...BUILD_OPTIONS, ...mapOptions, '--quiet'], {
+    cwd: REPO_ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+/** A bundle's code without the source map comment: the bytes `npm run build` would write. */
+export async function codeWithoutMapComment(file: string): Promise<string> {
+  const code = await readFile(file, 'utf8');
+  return code.replace(SOURCE_MAP_COMMENT, '');
+}
+
+export interface FolderSize {
+  total: number;
+  files: { name: string; bytes: number }[];
+}
+
+/** Bytes of every file of a folder (not recursive: ncc writes a flat folder). */
+export async function folderSize(dir: string, skip: (name: string) => boolean = () => false) {
+  const files: FolderSize['files'] = [];
+  for (const name of (await readdir(dir)).sort()) {
+    if (skip(name)) continue;
+    const info = await stat(join(dir, name));
+    if (info.isFile()) files.push({ name, bytes: info.size });
+  }
+  return { total: files.reduce((sum, file) => sum + file.bytes, 0), files } satisfies FolderSize;
+}

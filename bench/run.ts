@@ -1,0 +1,175 @@
+/**
+ * `npm run bench`: start-up, polling cost and memory of the bundled action, in one run.
+ *
+ *   npm run bench                      # measures dist/index.js, writes bench/results.md
+ *   npm run bench -- --entry <file>    # another bundle (e.g. a variant built elsewhere)
+ *   npm run bench -- --runs 5 --no-write
+ *
+ * Bundles are built into a temporary folder (the floor, and src/ with a source map for the
+ * package shares); dist/ is only read. Timed parts run after the builds, one at a time.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmulator } from '../test/emulator/index.ts';
+import { nccBuild, REPO_ROOT } from './build.ts';
+import { measureBundleSize } from './bundle-size.ts';
+import { measureColdStart } from './cold-start.ts';
+import { measurePeakMemory } from './memory.ts';
+import { renderResults } from './report.ts';
+import { countRequests } from './requests.ts';
+import { measureRollout } from './rollout.ts';
+
+const API_KEY = 'bench-api-key';
+const NAME = 'bench-agent';
+/** Rollout of the real-time run: six phases of 500 ms, 3 s on the server. */
+const REAL_TIME_STEP_MS = 500;
+const REAL_TIME_POLL_MS = 100;
+const REAL_TIME_RUNS = 5;
+const DRIVEN_ROLLOUTS_MS = [60_000, 5 * 60_000, 15 * 60_000];
+const DRIVEN_POLL_MS = 10_000;
+const MEMORY_POLLS = 1000;
+const MEMORY_POLL_MS = 5;
+const MEMORY_RUNS = 3;
+
+function deployInputs(apiUrl: string): Record<string, string> {
+  return {
+    'api-url': apiUrl,
+    'api-key': API_KEY,
+    name: NAME,
+    'repo-url': 'https://github.com/acme/agent',
+    'graph-config-path': 'langgraph.json',
+    'poll-interval': '20ms',
+    'wait-timeout': '1m',
+  };
+}
+
+/**
+ * A pull_request run: GitHub reporting (the PR comment) is on, so the action loads its lazy
+ * Octokit chunk before the command. GitHub API calls go to the emulator, which refuses them;
+ * the action only warns, and they come after the first control-plane request anyway.
+ */
+async function pullRequestRun(scratch: string, apiUrl: string) {
+  const eventPath = join(scratch, 'pull-request-event.json');
+  const repo = { full_name: 'acme/agent' };
+  const event = {
+    number: 7,
+    pull_request: {
+      number: 7,
+      head: { ref: 'feature', sha: 'fedcba9876543210fedcba9876543210fedcba98', repo },
+      base: { ref: 'main', repo },
+    },
+  };
+  await writeFile(eventPath, JSON.stringify(event));
+  return {
+    env: {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REF: 'refs/pull/7/merge',
+      GITHUB_REF_NAME: '7/merge',
+      GITHUB_API_URL: apiUrl,
+    },
+    inputs: { 'github-token': 'bench-github-token' },
+  };
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      entry: { type: 'string', default: join(REPO_ROOT, 'dist', 'index.js') },
+      runs: { type: 'string', default: '15' },
+      out: { type: 'string', default: join(REPO_ROOT, 'bench', 'results.md') },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number >= 1`);
+  return { entry: resolve(values.entry), runs, out: values.out, write: !values['no-write'] };
+}
+
+function environment(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+  return `Node ${process.version}, ${cpus().length} × ${cpu}, load average ${load} at the start, ${new Date().toISOString()}.`;
+}
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const settings = options();
+  const env = environment();
+  const scratch = await mkdtemp(join(tmpdir(), 'deploy-action-bench-build-'));
+  try {
+    log('bundling the floor and a source-mapped bundle of src/ (temporary folder)');
+    const floorEntry = join(scratch, 'floor', 'index.js');
+    const [bundle] = await Promise.all([
+      measureBundleSize(settings.entry, scratch),
+      nccBuild('bench/floor/index.ts', join(scratch, 'floor')),
+    ]);
+
+    log(`cold start: ${settings.runs} rounds of Node alone, the floor, the action (push, PR)`);
+    const quick = await startEmulator({ apiKey: API_KEY, stepMs: 1 });
+    const coldStart = await measureColdStart({
+      emulator: quick,
+      actionEntry: settings.entry,
+      floorEntry,
+      inputs: deployInputs(quick.url),
+      pullRequest: await pullRequestRun(scratch, quick.url),
+      rounds: settings.runs,
+    }).finally(() => quick.close());
+
+    log(`overhead and detection delay: ${REAL_TIME_RUNS} deploys of a 3 s rollout`);
+    const paced = await startEmulator({ apiKey: API_KEY, stepMs: REAL_TIME_STEP_MS });
+    const rollout = await measureRollout({
+      emulator: paced,
+      actionEntry: settings.entry,
+      inputs: deployInputs(paced.url),
+      pollIntervalMs: REAL_TIME_POLL_MS,
+      runs: REAL_TIME_RUNS,
+    }).finally(() => paced.close());
+
+    log('requests per rollout on a driven clock');
+    const requests = [];
+    for (const rolloutMs of DRIVEN_ROLLOUTS_MS) {
+      requests.push(await countRequests(rolloutMs, DRIVEN_POLL_MS));
+    }
+
+    log(
+      `peak memory over ${MEMORY_POLLS} polls, ${MEMORY_RUNS} runs of the action and of Node alone`,
+    );
+    const still = await startEmulator({ apiKey: API_KEY });
+    const memory = await measurePeakMemory({
+      emulator: still,
+      actionEntry: settings.entry,
+      inputs: deployInputs(still.url),
+      deploymentName: NAME,
+      targetPolls: MEMORY_POLLS,
+      pollIntervalMs: MEMORY_POLL_MS,
+      runs: MEMORY_RUNS,
+    }).finally(() => still.close());
+
+    const markdown = renderResults({
+      entry: relative(REPO_ROOT, settings.entry) || settings.entry,
+      environment: env,
+      bundle,
+      coldStart,
+      rollout,
+      requests,
+      memory,
+    });
+    process.stdout.write(`${markdown}\n`);
+    if (settings.write) {
+      await writeFile(settings.out, markdown);
+      log(`written to ${relative(REPO_ROOT, settings.out)}`);
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();
