@@ -13,7 +13,6 @@
  * redirect interceptor is composed in, so X-Api-Key never travels to another host).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import { type ErrorBody, parseErrorBody } from './error-body.ts';
 import type { ApiError } from './errors.ts';
@@ -36,6 +35,7 @@ import {
   resolveRetryPolicy,
   retryDelayMs,
 } from './retry-policy.ts';
+import { NodeTransport, type Transport } from './transport.ts';
 import {
   classifyTransportError,
   type TransportFailure,
@@ -64,8 +64,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Values that must never appear in messages or debug lines (besides the API key). */
   secretValues?: string[];
-  /** Where requests go; by default a private undici Agent that `close()` shuts. */
-  dispatcher?: Dispatcher;
+  /** Where requests go; by default a private connection pool that `close()` shuts. */
+  transport?: Transport;
 }
 
 export interface HttpRequest {
@@ -108,10 +108,6 @@ const defaultSleep: Sleep = async (ms, signal) => {
   await delay(ms, undefined, signal ? { signal } : undefined);
 };
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
@@ -137,8 +133,8 @@ export class HttpClient {
   readonly #random: () => number;
   readonly #now: () => number;
   readonly #debug: ((line: string) => void) | undefined;
-  readonly #dispatcher: Dispatcher;
-  readonly #ownsDispatcher: boolean;
+  readonly #transport: Transport;
+  readonly #ownsTransport: boolean;
 
   constructor(options: HttpClientOptions) {
     const base = new URL(options.baseUrl);
@@ -156,13 +152,13 @@ export class HttpClient {
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.#debug = options.debug;
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher = options.dispatcher ?? new Agent();
+    this.#ownsTransport = options.transport === undefined;
+    this.#transport = options.transport ?? new NodeTransport();
   }
 
   /** Closes the private connection pool (not a dispatcher passed in). */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsTransport) await this.#transport.close();
   }
 
   redactorFor(secrets: readonly string[] = []): Redact {
@@ -302,20 +298,19 @@ export class HttpClient {
     const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
     const url = `${this.#baseUrl}${req.path}${req.query?.size ? `?${req.query}` : ''}`;
     try {
-      const response = await request(url, {
+      const response = await this.#transport.send(url, {
         method: req.method,
         headers: this.#headers,
         body: req.body === undefined ? null : JSON.stringify(req.body),
         signal,
-        dispatcher: this.#dispatcher,
       });
-      const text = await response.body.text();
+      const text = await response.text();
       return {
         type: 'answer',
-        status: response.statusCode,
+        status: response.status,
         text,
-        retryAfter: headerValue(response.headers['retry-after']),
-        location: headerValue(response.headers.location),
+        retryAfter: response.header('retry-after'),
+        location: response.header('location'),
       };
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;

@@ -4,7 +4,6 @@
  *
  * Never retried: a run is not idempotent, and a half-delivered stream cannot be resumed.
  */
-import { type Dispatcher, request } from 'undici';
 import { parseErrorBody } from './error-body.ts';
 import { type ApiError, RunStreamError } from './errors.ts';
 import {
@@ -20,6 +19,7 @@ import { checkRequest } from './request-check.ts';
 import { RETRYABLE_STATUSES } from './retry-policy.ts';
 import { type RunStreamChunk, type RunStreamRequest, RunStreamRequestSchema } from './schemas.ts';
 import { RunStreamParser } from './sse.ts';
+import { NodeTransport, type Transport, type TransportResponse } from './transport.ts';
 import { classifyTransportError } from './transport-failure.ts';
 
 /**
@@ -38,7 +38,7 @@ export interface RunStreamOptions {
   /** See DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS. */
   timeoutMs?: number;
   userAgent?: string;
-  dispatcher?: Dispatcher;
+  transport?: Transport;
 }
 
 function streamUrl(deploymentUrl: string): URL {
@@ -70,14 +70,13 @@ function runFailure(ctx: RequestContext, data: unknown): RunStreamError {
 
 async function failedAnswer(
   ctx: RequestContext,
-  response: Dispatcher.ResponseData,
+  response: TransportResponse,
   url: URL,
 ): Promise<ApiError> {
-  const text = await response.body.text().catch(() => '');
-  const status = response.statusCode;
+  const text = await response.text().catch(() => '');
+  const status = response.status;
   if (status >= 300 && status < 400) {
-    const location = response.headers.location;
-    const target = describeLocation(Array.isArray(location) ? location[0] : location, url.href);
+    const target = describeLocation(response.header('location'), url.href);
     return redirectFailure(ctx, status, target, 1);
   }
   return httpFailure(ctx, {
@@ -108,22 +107,21 @@ export async function* runStream(
   };
   const { signal } = options;
 
-  let response: Dispatcher.ResponseData;
+  const transport = options.transport ?? new NodeTransport();
+  let response: TransportResponse;
   try {
-    response = await request(url, {
+    response = await transport.send(url, {
       method: 'POST',
       headers: requestHeaders({ ...options, accept: 'text/event-stream' }),
       body: JSON.stringify(body),
-      headersTimeout: idleMs,
-      bodyTimeout: idleMs,
+      idleTimeoutMs: idleMs,
       ...(signal ? { signal } : {}),
-      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw transportFailureError(ctx, classifyTransportError(error), 1);
   }
-  if (response.statusCode < 200 || response.statusCode >= 300) {
+  if (response.status < 200 || response.status >= 300) {
     throw await failedAnswer(ctx, response, url);
   }
 
@@ -150,6 +148,7 @@ export async function* runStream(
     throw transportFailureError(ctx, classifyTransportError(error), 1);
   } finally {
     // Ends the connection when the consumer stops early or the run failed mid-stream.
-    if (!response.body.destroyed) response.body.destroy();
+    response.discard();
+    if (!options.transport) await transport.close();
   }
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Settings } from '../inputs.ts';
 import type { CommandReport } from '../report/types.ts';
 
-/** The log, as commands see it. The edge implements it with @actions/core. */
+/** The log, as commands see it. The edge implements it with src/runner.ts. */
 export interface Logger {
   info(message: string): void;
   warning(message: string): void;
