@@ -7,9 +7,10 @@
  * slow (a temporary folder, files) happens before the start time is taken.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runnerEnvironment } from '../test/support/run-action.ts';
 
 export interface ChildRun {
   /** Date.now() just before spawn(). */
@@ -35,34 +36,6 @@ export interface ChildOptions {
   sampleMemoryEveryMs?: number;
   /** A run that takes longer is killed: a hang must not stall the benchmark. */
   killAfterMs?: number;
-}
-
-/** `INPUT_API-KEY`: what @actions/core's getInput reads (spaces become _, dashes stay). */
-function inputVariable(name: string): string {
-  return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
-}
-
-async function runnerEnvironment(dir: string, options: ChildOptions) {
-  const outputFile = join(dir, 'output');
-  const summaryFile = join(dir, 'summary');
-  await writeFile(outputFile, '');
-  await writeFile(summaryFile, '');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    RUNNER_TEMP: dir,
-    GITHUB_REF_NAME: 'main',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    GITHUB_REPOSITORY: 'acme/agent',
-    GITHUB_EVENT_NAME: 'push',
-    ...options.env,
-  };
-  for (const [name, value] of Object.entries(options.inputs)) env[inputVariable(name)] = value;
-  return env;
 }
 
 interface MemorySample {
@@ -113,7 +86,7 @@ function sampleMemory(child: ChildProcess, everyMs: number) {
 export async function runChild(options: ChildOptions): Promise<ChildRun> {
   const dir = await mkdtemp(join(tmpdir(), 'deploy-action-bench-'));
   try {
-    const env = await runnerEnvironment(dir, options);
+    const { env } = await runnerEnvironment(dir, options.inputs, options.env);
     const startedAt = Date.now();
     const child = spawn(process.execPath, options.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const sampler =

@@ -67,8 +67,15 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   return run;
 }
 
-async function runOnce(options: RunActionOptions): Promise<ActionRun> {
-  const dir = await mkdtemp(join(tmpdir(), 'deploy-action-run-'));
+/**
+ * The environment the runner gives a step: INPUT_* variables, empty GITHUB_OUTPUT and
+ * GITHUB_STEP_SUMMARY files in `dir`, a push to main of acme/agent, and `extra` on top.
+ */
+export async function runnerEnvironment(
+  dir: string,
+  inputs: Record<string, string>,
+  extra: Record<string, string> = {},
+): Promise<{ env: Record<string, string>; outputFile: string; summaryFile: string }> {
   const outputFile = join(dir, 'output');
   const summaryFile = join(dir, 'summary');
   await writeFile(outputFile, '');
@@ -85,9 +92,19 @@ async function runOnce(options: RunActionOptions): Promise<ActionRun> {
     GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
     GITHUB_REPOSITORY: 'acme/agent',
     GITHUB_EVENT_NAME: 'push',
-    ...options.env,
+    ...extra,
   };
-  for (const [name, value] of Object.entries(options.inputs)) env[inputVariable(name)] = value;
+  for (const [name, value] of Object.entries(inputs)) env[inputVariable(name)] = value;
+  return { env, outputFile, summaryFile };
+}
+
+async function runOnce(options: RunActionOptions): Promise<ActionRun> {
+  const dir = await mkdtemp(join(tmpdir(), 'deploy-action-run-'));
+  const { env, outputFile, summaryFile } = await runnerEnvironment(
+    dir,
+    options.inputs,
+    options.env,
+  );
 
   try {
     const { exitCode, stdout, stderr } = await spawnAndCollect(
