@@ -65,7 +65,9 @@ export async function run(): Promise<void> {
     });
     return;
   }
-  for (const value of secretValues(settings.secrets)) core.setSecret(value);
+  // Every value the log, the summary and a PR comment must never show.
+  const secrets = secretValues(settings.secrets);
+  for (const value of secrets) core.setSecret(value);
   if (settings.github.token) core.setSecret(settings.github.token);
 
   const report: CommandReport = {
@@ -89,7 +91,7 @@ export async function run(): Promise<void> {
     ...(settings.api.tenantId === undefined ? {} : { tenantId: settings.api.tenantId }),
     timeoutMs: settings.api.requestTimeoutMs,
     retry: { maxRetries: settings.api.maxRetries },
-    secretValues: secretValues(settings.secrets),
+    secretValues: secrets,
     // The client's debug lines show paths, which hold server-chosen ids.
     debug: (line) => core.debug(logSafe(line)),
   });
@@ -125,7 +127,7 @@ export async function run(): Promise<void> {
   }
   report.endedAt = Date.now();
   try {
-    await reporting?.finish(report, [settings.api.key, ...secretValues(settings.secrets)]);
+    await reporting?.finish(report, [settings.api.key, ...secrets]);
   } catch (error) {
     core.warning(`GitHub reporting failed: ${messageOf(error)}`);
   }

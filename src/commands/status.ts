@@ -38,6 +38,8 @@ export async function status(ctx: CommandContext): Promise<void> {
     case 'skipped':
       report.outcome = 'warning';
       report.reason = `Revision ${revision.id} was superseded by a newer revision (${deployment.latest_revision_id ?? 'unknown'}).`;
+      report.nextStep =
+        "Read the newer revision: run 'command: status' without 'revision-id' to follow the latest one.";
       return;
     case 'deployed':
       report.outcome = 'success';
