@@ -248,8 +248,8 @@ function httpUrl(url) {
 
 // EXTERNAL MODULE: ./src/report/github-settings.ts
 var github_settings = __webpack_require__(2001);
-// EXTERNAL MODULE: ./src/report/github-context.ts
-var github_context = __webpack_require__(7941);
+// EXTERNAL MODULE: ./src/report/github-context.ts + 1 modules
+var github_context = __webpack_require__(4814);
 // EXTERNAL MODULE: ./src/report/markdown.ts
 var markdown = __webpack_require__(4285);
 // EXTERNAL MODULE: ./src/report/outcome.ts

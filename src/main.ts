@@ -1,8 +1,8 @@
 /**
- * run(): settings → command → report. The only place that touches the runner (src/runner.ts), the process and
- * the real clock; everything it calls takes plain values.
+ * run(): settings → command → report. The only place that touches the runner (@actions/core), the
+ * process and the real clock; everything it calls takes plain values.
  */
-
+import * as core from '@actions/core';
 import { ControlPlaneClient } from './api/client.ts';
 import { ApiError } from './api/errors.ts';
 import { systemClock } from './clock.ts';
@@ -24,7 +24,6 @@ import { logSafe } from './report/log-text.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandName, CommandReport } from './report/types.ts';
-import * as core from './runner.ts';
 
 const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
   deploy,
@@ -159,7 +158,7 @@ async function startGitHubReporting(
 async function publish(report: CommandReport): Promise<void> {
   for (const [name, value] of Object.entries(outputsOf(report))) core.setOutput(name, value);
   try {
-    await core.appendSummary(renderSummary(report));
+    await core.summary.addRaw(renderSummary(report)).write();
   } catch (error) {
     // No GITHUB_STEP_SUMMARY (e.g. run outside Actions) must not fail a deploy.
     core.debug(`Job summary not written: ${messageOf(error)}`);

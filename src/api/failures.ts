@@ -149,9 +149,11 @@ export function transportFailureError(
   attempts: number,
 ): ApiError {
   const verb = failure.code === 'TIMEOUT' ? 'timed out' : 'failed';
-  const advice = failure.unprocessed
-    ? 'check the `api-url` input and that the control plane is reachable from this runner'
-    : 'the control plane or the network between is unstable; try again later';
+  const advice =
+    failure.advice ??
+    (failure.unprocessed
+      ? 'check the `api-url` input and that the control plane is reachable from this runner'
+      : 'the control plane or the network between is unstable; try again later');
   return new ApiError({
     kind: 'transport',
     message: ctx.redact(

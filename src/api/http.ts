@@ -13,7 +13,15 @@
  * redirect interceptor is composed in, so X-Api-Key never travels to another host).
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
+import {
+  AnswerTooLargeError,
+  MAX_ANSWER_BYTES,
+  MAX_ERROR_ANSWER_BYTES,
+  readBounded,
+} from './bounded-body.ts';
+import { createDispatcher } from './dispatcher.ts';
 import { type ErrorBody, parseErrorBody } from './error-body.ts';
 import type { ApiError } from './errors.ts';
 import {
@@ -35,7 +43,6 @@ import {
   resolveRetryPolicy,
   retryDelayMs,
 } from './retry-policy.ts';
-import { NodeTransport, type Transport } from './transport.ts';
 import {
   classifyTransportError,
   type TransportFailure,
@@ -64,8 +71,13 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Values that must never appear in messages or debug lines (besides the API key). */
   secretValues?: string[];
-  /** Where requests go; by default a private connection pool that `close()` shuts. */
-  transport?: Transport;
+  /**
+   * Where requests go; by default a private connection pool (honouring the proxy variables of
+   * process.env, see dispatcher.ts) that `close()` shuts.
+   */
+  dispatcher?: Dispatcher;
+  /** The most read from a success answer; more is an error. Default MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
 }
 
 export interface HttpRequest {
@@ -108,6 +120,10 @@ const defaultSleep: Sleep = async (ms, signal) => {
   await delay(ms, undefined, signal ? { signal } : undefined);
 };
 
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
@@ -133,8 +149,9 @@ export class HttpClient {
   readonly #random: () => number;
   readonly #now: () => number;
   readonly #debug: ((line: string) => void) | undefined;
-  readonly #transport: Transport;
-  readonly #ownsTransport: boolean;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #maxAnswerBytes: number;
 
   constructor(options: HttpClientOptions) {
     const base = new URL(options.baseUrl);
@@ -152,13 +169,14 @@ export class HttpClient {
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.#debug = options.debug;
-    this.#ownsTransport = options.transport === undefined;
-    this.#transport = options.transport ?? new NodeTransport();
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? createDispatcher();
+    this.#maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
   }
 
   /** Closes the private connection pool (not a dispatcher passed in). */
   async close(): Promise<void> {
-    if (this.#ownsTransport) await this.#transport.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
   redactorFor(secrets: readonly string[] = []): Redact {
@@ -298,19 +316,28 @@ export class HttpClient {
     const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
     const url = `${this.#baseUrl}${req.path}${req.query?.size ? `?${req.query}` : ''}`;
     try {
-      const response = await this.#transport.send(url, {
+      const response = await request(url, {
         method: req.method,
         headers: this.#headers,
         body: req.body === undefined ? null : JSON.stringify(req.body),
         signal,
+        dispatcher: this.#dispatcher,
+        // The attempt's deadline bounds the whole exchange; these keep undici's own 5-minute
+        // defaults from ever being the longer bound.
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
       });
-      const text = await response.text();
+      const status = response.statusCode;
+      // An error answer is only shown, cut to a line: reading more of it gains nothing.
+      const limit = isSuccess(status) ? this.#maxAnswerBytes : MAX_ERROR_ANSWER_BYTES;
+      const { text, cut } = await readBounded(response.body, limit);
+      if (cut && isSuccess(status)) throw new AnswerTooLargeError('the answer', limit);
       return {
         type: 'answer',
-        status: response.status,
+        status,
         text,
-        retryAfter: response.header('retry-after'),
-        location: response.header('location'),
+        retryAfter: headerValue(response.headers['retry-after']),
+        location: headerValue(response.headers.location),
       };
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;

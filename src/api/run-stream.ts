@@ -3,7 +3,12 @@
  * the chunks of its server-sent event stream.
  *
  * Never retried: a run is not idempotent, and a half-delivered stream cannot be resumed.
+ * Bounded: an event past MAX_EVENT_CHARS, a stream past MAX_RUN_STREAM_BYTES, or a silence
+ * past the idle timeout ends it with an error naming the endpoint and the bound.
  */
+import { type Dispatcher, request } from 'undici';
+import { AnswerTooLargeError, MAX_ERROR_ANSWER_BYTES, readBounded } from './bounded-body.ts';
+import { createDispatcher } from './dispatcher.ts';
 import { parseErrorBody } from './error-body.ts';
 import { type ApiError, RunStreamError } from './errors.ts';
 import {
@@ -19,7 +24,6 @@ import { checkRequest } from './request-check.ts';
 import { RETRYABLE_STATUSES } from './retry-policy.ts';
 import { type RunStreamChunk, type RunStreamRequest, RunStreamRequestSchema } from './schemas.ts';
 import { RunStreamParser } from './sse.ts';
-import { NodeTransport, type Transport, type TransportResponse } from './transport.ts';
 import { classifyTransportError } from './transport-failure.ts';
 
 /**
@@ -27,6 +31,12 @@ import { classifyTransportError } from './transport-failure.ts';
  * stream (servers send ':' heartbeats while a run is busy, so silence means trouble).
  */
 export const DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS = 120_000;
+
+/**
+ * The most read from one run stream. A smoke-test run streams a few kB to a few MB; the smoke
+ * test keeps 20 events, so this bounds the time and bytes spent on a stream that never ends.
+ */
+export const MAX_RUN_STREAM_BYTES = 64 * 1024 * 1024;
 
 export interface RunStreamOptions {
   /** The deployment's URL (its source_config.custom_url). */
@@ -38,7 +48,10 @@ export interface RunStreamOptions {
   /** See DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS. */
   timeoutMs?: number;
   userAgent?: string;
-  transport?: Transport;
+  /** Where the request goes; by default a connection pool of its own, closed at the end. */
+  dispatcher?: Dispatcher;
+  /** See MAX_RUN_STREAM_BYTES. */
+  maxStreamBytes?: number;
 }
 
 function streamUrl(deploymentUrl: string): URL {
@@ -70,13 +83,16 @@ function runFailure(ctx: RequestContext, data: unknown): RunStreamError {
 
 async function failedAnswer(
   ctx: RequestContext,
-  response: TransportResponse,
+  response: Dispatcher.ResponseData,
   url: URL,
 ): Promise<ApiError> {
-  const text = await response.text().catch(() => '');
-  const status = response.status;
+  const { text } = await readBounded(response.body, MAX_ERROR_ANSWER_BYTES).catch(() => ({
+    text: '',
+  }));
+  const status = response.statusCode;
   if (status >= 300 && status < 400) {
-    const target = describeLocation(response.header('location'), url.href);
+    const { location } = response.headers;
+    const target = describeLocation(Array.isArray(location) ? location[0] : location, url.href);
     return redirectFailure(ctx, status, target, 1);
   }
   return httpFailure(ctx, {
@@ -98,38 +114,57 @@ export async function* runStream(
 ): AsyncGenerator<RunStreamChunk, void, undefined> {
   const body = checkRequest(RunStreamRequestSchema, options.body, 'run stream request');
   const url = streamUrl(options.deploymentUrl);
-  const idleMs = options.timeoutMs ?? DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS;
   const ctx: RequestContext = {
     method: 'POST',
     path: url.pathname,
     tenantIdSent: Boolean(options.tenantId),
     redact: createRedactor([options.apiKey]),
   };
-  const { signal } = options;
-
-  const transport = options.transport ?? new NodeTransport();
-  let response: TransportResponse;
+  const dispatcher = options.dispatcher ?? createDispatcher();
   try {
-    response = await transport.send(url, {
+    yield* streamChunks(ctx, url, { ...options, body }, dispatcher);
+  } finally {
+    if (!options.dispatcher) await dispatcher.close();
+  }
+}
+
+async function* streamChunks(
+  ctx: RequestContext,
+  url: URL,
+  options: RunStreamOptions,
+  dispatcher: Dispatcher,
+): AsyncGenerator<RunStreamChunk, void, undefined> {
+  const { signal } = options;
+  const idleMs = options.timeoutMs ?? DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS;
+  const maxBytes = options.maxStreamBytes ?? MAX_RUN_STREAM_BYTES;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(url, {
       method: 'POST',
       headers: requestHeaders({ ...options, accept: 'text/event-stream' }),
-      body: JSON.stringify(body),
-      idleTimeoutMs: idleMs,
+      body: JSON.stringify(options.body),
+      headersTimeout: idleMs,
+      bodyTimeout: idleMs,
+      dispatcher,
       ...(signal ? { signal } : {}),
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw transportFailureError(ctx, classifyTransportError(error), 1);
   }
-  if (response.status < 200 || response.status >= 300) {
+  if (response.statusCode < 200 || response.statusCode >= 300) {
     throw await failedAnswer(ctx, response, url);
   }
 
   const parser = new RunStreamParser();
   const decoder = new TextDecoder();
+  const body = response.body;
   try {
     const pieces = async function* (): AsyncGenerator<RunStreamChunk[]> {
-      for await (const bytes of response.body) {
+      let read = 0;
+      for await (const bytes of body) {
+        read += (bytes as Uint8Array).byteLength;
+        if (read > maxBytes) throw new AnswerTooLargeError('the run stream', maxBytes);
         yield parser.feed(decoder.decode(bytes as Uint8Array, { stream: true }));
       }
       yield parser.feed(decoder.decode());
@@ -148,7 +183,6 @@ export async function* runStream(
     throw transportFailureError(ctx, classifyTransportError(error), 1);
   } finally {
     // Ends the connection when the consumer stops early or the run failed mid-stream.
-    response.discard();
-    if (!options.transport) await transport.close();
+    if (!body.destroyed) body.destroy();
   }
 }

@@ -4,10 +4,14 @@
  * tested without a server.
  */
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { AnswerTooLargeError } from './bounded-body.ts';
 import type { RunStreamChunk } from './schemas.ts';
 
-/** Bound on an event still being received: a stream that never ends an event cannot eat memory. */
-export const MAX_EVENT_CHARS = 16 * 1024 * 1024;
+/**
+ * Bound on an event still being received: a stream that never ends an event cannot eat memory.
+ * Counted in characters, each at least one byte of the stream, so the cap reads as bytes.
+ */
+export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
 /** SSE's name for an event without an `event:` field. */
 const DEFAULT_EVENT = 'message';
@@ -68,6 +72,6 @@ export class RunStreamParser {
   }
 
   #overflowError(): Error {
-    return new Error(`run stream event larger than ${this.#maxEventChars} characters`);
+    return new AnswerTooLargeError('an event of the run stream', this.#maxEventChars);
   }
 }

@@ -1,7 +1,9 @@
 /**
- * Classifies a request that got no HTTP answer at all (socket errors, DNS, timeouts), so the
- * retry loop knows whether to try again and whether the server can have seen the request.
+ * Classifies a request that got no usable HTTP answer (socket errors, DNS, timeouts, an answer
+ * past its cap), so the retry loop knows whether to try again and whether the server can have
+ * seen the request.
  */
+import { AnswerTooLargeError } from './bounded-body.ts';
 
 export interface TransportFailure {
   /** The system or undici error code, or TIMEOUT for the client's own deadline. */
@@ -15,6 +17,8 @@ export interface TransportFailure {
    * even for a request that is not idempotent.
    */
   unprocessed: boolean;
+  /** What to do, when it is not the usual advice for the code's kind. */
+  advice?: string;
 }
 
 interface KnownCode {
@@ -76,6 +80,18 @@ function collectCodes(error: unknown, depth = 0): string[] {
 }
 
 export function classifyTransportError(error: unknown): TransportFailure {
+  if (error instanceof AnswerTooLargeError) {
+    return {
+      code: error.code,
+      description: error.message,
+      // Safe to repeat only where the method is (the retry loop decides); a gateway's glitch
+      // may pass, a misdirected `api-url` will not.
+      retryable: true,
+      unprocessed: false,
+      advice:
+        'the control plane never sends this much: check that the `api-url` input (or the deployment URL) points at the service itself, not at a gateway or a proxy page',
+    };
+  }
   const codes = collectCodes(error);
   for (const code of codes) {
     const known = KNOWN_CODES[code];

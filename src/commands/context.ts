@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Settings } from '../inputs.ts';
 import type { CommandReport } from '../report/types.ts';
 
-/** The log, as commands see it. The edge implements it with src/runner.ts. */
+/** The log, as commands see it. The edge (src/main.ts) implements it with @actions/core. */
 export interface Logger {
   info(message: string): void;
   warning(message: string): void;

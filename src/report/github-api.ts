@@ -13,7 +13,7 @@ import { logSafe } from './log-text.ts';
 /** The client @actions/github builds (REST endpoint methods + pagination). */
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
-/** Where a reporter sends what it has to say; src/runner.ts satisfies it. */
+/** Where a reporter sends what it has to say; @actions/core satisfies it. */
 export interface ReporterLog {
   warning(message: string): void;
   debug(message: string): void;

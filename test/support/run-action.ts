@@ -39,7 +39,7 @@ export interface ActionRun {
   everything: string;
 }
 
-/** `INPUT_API-KEY`: what the runner sets and src/runner.ts reads (spaces become _, dashes stay). */
+/** `INPUT_API-KEY`: what the runner sets and @actions/core's getInput reads (spaces become _, dashes stay). */
 export function inputVariable(name: string): string {
   return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 }
@@ -156,7 +156,7 @@ function matches(text: string, pattern: string | RegExp): boolean {
   return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
 }
 
-/** Parses the `name<<DELIMITER\nvalue\nDELIMITER` records src/runner.ts writes to GITHUB_OUTPUT. */
+/** Parses the `name<<DELIMITER\nvalue\nDELIMITER` records @actions/core writes to GITHUB_OUTPUT. */
 export function parseOutputFile(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const lines = text.split('\n');

@@ -1,12 +1,12 @@
 /**
- * src/runner.ts speaks the runner's protocol in place of @actions/core: these tests pin the
- * bytes it writes, which the runner parses.
+ * The runner's protocol as the action speaks it through @actions/core: these tests pin the bytes
+ * the runner parses, and that the end-to-end harness (test/support/run-action.ts) reads back.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as runner from '@actions/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as runner from '../../src/runner.ts';
 import { parseOutputFile } from '../support/run-action.ts';
 
 let dir: string;
@@ -69,12 +69,14 @@ describe('runner protocol', () => {
   });
 
   it('appends to the job summary file, and refuses when there is none', async () => {
+    // core.summary remembers the file once found: the refusal is checked first.
+    delete process.env.GITHUB_STEP_SUMMARY;
+    await expect(runner.summary.addRaw('x').write()).rejects.toThrow('GITHUB_STEP_SUMMARY');
+    runner.summary.emptyBuffer();
     const file = join(dir, 'summary');
     await writeFile(file, 'before\n');
     process.env.GITHUB_STEP_SUMMARY = file;
-    await runner.appendSummary('## after\n');
+    await runner.summary.addRaw('## after\n').write();
     expect(await readFile(file, 'utf8')).toBe('before\n## after\n');
-    delete process.env.GITHUB_STEP_SUMMARY;
-    await expect(runner.appendSummary('x')).rejects.toThrow('GITHUB_STEP_SUMMARY');
   });
 });
