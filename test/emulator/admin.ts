@@ -40,10 +40,11 @@ const FaultCommand = z.strictObject({
   path: z.string().optional(),
   pathPattern: z.string().optional(),
   times: z.number().int().positive().optional(),
-  kind: z.enum(['status', 'reset', 'slow', 'commit-then-drop']),
+  kind: z.enum(['status', 'reset', 'slow', 'commit-then-drop', 'huge-body', 'endless-body']),
   status: z.number().int().min(100).max(599).optional(),
   retryAfter: z.string().optional(),
   delayMs: z.number().nonnegative().optional(),
+  bytes: z.number().int().nonnegative().optional(),
 });
 
 const RevisionScriptCommand = z.strictObject({

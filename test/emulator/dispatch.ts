@@ -110,6 +110,40 @@ function drop(response: ServerResponse, entry: RecordedRequest, fault: Fault): v
   response.socket?.destroy();
 }
 
+/** The default size of a 'huge-body' answer: what a misconfigured gateway was seen to send. */
+export const DEFAULT_HUGE_BODY_BYTES = 200 * 1000 * 1000;
+const PIECE = Buffer.alloc(64 * 1024, 'x');
+
+/**
+ * 200 with a JSON string that goes on for `fault.bytes` (or forever), written piece by piece as
+ * the client reads, so that neither side holds it; stops when the client hangs up.
+ */
+function streamOversizedBody(response: ServerResponse, fault: Fault): Promise<void> {
+  const total =
+    fault.kind === 'endless-body'
+      ? Number.POSITIVE_INFINITY
+      : (fault.bytes ?? DEFAULT_HUGE_BODY_BYTES);
+  let sent = 0;
+  return new Promise((resolve) => {
+    response.once('close', () => resolve());
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"padding":"');
+    const pump = (): void => {
+      while (sent < total) {
+        if (response.destroyed) return;
+        const piece = total - sent >= PIECE.length ? PIECE : PIECE.subarray(0, total - sent);
+        sent += piece.length;
+        if (!response.write(piece)) {
+          response.once('drain', pump);
+          return;
+        }
+      }
+      response.end('"}');
+    };
+    pump();
+  });
+}
+
 async function answer(
   dispatcher: Dispatcher,
   request: EmulatorRequest,
@@ -123,6 +157,10 @@ async function answer(
   const reply = fault?.kind === 'status' ? injectedReply(fault) : handle(dispatcher, request);
   // The effect has happened (the handler ran); only the answer is lost.
   if (fault?.kind === 'commit-then-drop') return drop(response, entry, fault);
+  if (fault?.kind === 'huge-body' || fault?.kind === 'endless-body') {
+    entry.status = 200;
+    return streamOversizedBody(response, fault);
+  }
   entry.status = reply.status;
   sendReply(response, reply);
 }

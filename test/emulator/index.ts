@@ -11,6 +11,7 @@
  * Where the documents are silent, the choice made (and why) is commented where it is made.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Deployment, Listener, Revision, Secret } from '../../src/api/schemas.ts';
 import { adminHandler } from './admin.ts';
@@ -205,8 +206,11 @@ class RunningEmulator implements Emulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   // Requests can only arrive once listen() has resolved, and by then `emulator` is set.
   let emulator: RunningEmulator | undefined;
-  const server = createServer((incoming, response) => emulator?.handle(incoming, response));
+  const handler = (incoming: IncomingMessage, response: ServerResponse): void =>
+    emulator?.handle(incoming, response);
+  const server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   const port = await listen(server, options.port ?? 0);
-  emulator = new RunningEmulator(server, `http://127.0.0.1:${port}`, options);
+  const url = options.publicUrl?.(port) ?? `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  emulator = new RunningEmulator(server, url, options);
   return emulator;
 }

@@ -26,9 +26,22 @@ export interface EmulatorOptions {
   deleteAfterMs?: number;
   /** Default 0 (a free port). The host is always 127.0.0.1. */
   port?: number;
+  /** Serve HTTPS with this key and certificate (PEM) instead of HTTP. */
+  tls?: { key: string; cert: string };
+  /**
+   * The address clients reach it by, when not its own (a name only a test proxy resolves):
+   * `url` and the deployments' app URLs use it. Default `http(s)://127.0.0.1:PORT`.
+   */
+  publicUrl?: (port: number) => string;
 }
 
-export type FaultKind = 'status' | 'reset' | 'slow' | 'commit-then-drop';
+export type FaultKind =
+  | 'status'
+  | 'reset'
+  | 'slow'
+  | 'commit-then-drop'
+  | 'huge-body'
+  | 'endless-body';
 
 export interface Fault {
   /** Matches when absent or equal (case-insensitive) to the request method. */
@@ -42,11 +55,16 @@ export interface Fault {
    * - 'reset': destroy the socket without answering;
    * - 'slow': wait `delayMs` real milliseconds, then answer normally;
    * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered.
+   * - 'huge-body': perform the effect, then answer 200 with `bytes` of JSON-looking text, as a
+   *   misbehaving gateway would (streamed: the emulator never holds it);
+   * - 'endless-body': perform the effect, then answer 200 with a body that never ends.
    */
   kind: FaultKind;
   status?: number;
   retryAfter?: string;
   delayMs?: number;
+  /** For 'huge-body': the body's size. Default 200 MB. */
+  bytes?: number;
 }
 
 export type RevisionOutcome =

@@ -25,6 +25,7 @@ function faultName(fault: ScenarioFault): string {
       : `${fault.status} Retry-After ${fault.retryAfter}s`;
   }
   if (fault.kind === 'slow') return `slow ${(fault.delayMs ?? 0) / 1000}s`;
+  if (fault.kind === 'huge-body') return `${(fault.bytes ?? 200e6) / 1e6} MB body`;
   return fault.kind;
 }
 

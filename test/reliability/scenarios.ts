@@ -28,6 +28,8 @@ export interface ScenarioFault {
   retryAfter?: string;
   /** For 'slow': how long the emulator holds the answer (longer than `request-timeout`). */
   delayMs?: number;
+  /** For 'huge-body': how much it sends (default 200 MB, streamed). */
+  bytes?: number;
 }
 
 /**
@@ -233,6 +235,37 @@ export const SCENARIOS: readonly Scenario[] = [
       deployments: 1,
     },
   },
+  {
+    id: 'list-huge-body',
+    title: 'lookup answered 200 with a 200 MB body: cut at the cap, repeated',
+    faults: [{ endpoint: 'list', kind: 'huge-body', times: BUDGET }],
+    expected: {
+      outcome: 'deployed',
+      requests: { list: ATTEMPTS, create: 1, revision: 1, read: 1 },
+      deployments: 1,
+    },
+  },
+  {
+    id: 'create-huge-body',
+    title: 'create committed, answered with a 200 MB body: found by name, not sent again',
+    faults: [{ endpoint: 'create', kind: 'huge-body', times: 1 }],
+    expected: {
+      outcome: 'deployed',
+      requests: { list: 2, create: 1, revision: 1, read: 1 },
+      calls: { list: 2 },
+      deployments: 1,
+    },
+  },
+  {
+    id: 'revision-endless-body',
+    title: 'revision read answered with a body that never ends: cut at the cap, repeated',
+    faults: [{ endpoint: 'revision', kind: 'endless-body', times: BUDGET }],
+    expected: {
+      outcome: 'deployed',
+      requests: { list: 1, create: 1, revision: ATTEMPTS, read: 1 },
+      deployments: 1,
+    },
+  },
 
   // -- beyond the retry budget: a bounded failure that names the endpoint and the last status
   {
@@ -323,6 +356,19 @@ export const SCENARIOS: readonly Scenario[] = [
       says: 'did not reach DEPLOYED within wait-timeout 3s',
       requests: { list: 1, create: 1, revision: 'polling', read: 1 },
       deployments: 1,
+    },
+  },
+  {
+    id: 'list-endless-body-beyond',
+    title: 'endless body on every attempt of the lookup',
+    faults: [{ endpoint: 'list', kind: 'endless-body', times: ATTEMPTS }],
+    expected: {
+      outcome: 'fails',
+      endpoint: 'list',
+      last: 'ANSWER_TOO_LARGE',
+      says: 'larger than 4 MiB, the cap on what is read',
+      requests: { list: ATTEMPTS, create: 0 },
+      deployments: 0,
     },
   },
 ];
