@@ -4,24 +4,39 @@
  * memory is sampled from /proc. For scale, a dependency-free Node script polls the same way:
  * what Node itself needs for the job on this machine.
  *
- * Two figures per process: the peak resident set (VmHWM, what the target is about), and the
- * peak of its anonymous part (RssAnon: heaps and buffers, without the pages of the node binary
- * it has touched), which is the part an action's own code and dependencies decide.
- * JIT tiering makes single runs jump by several MB, so each figure is a median of runs.
+ * Figures per process: the peak resident set (VmHWM, what the targets are about), the peak of its
+ * anonymous part (RssAnon: heaps and buffers, without the pages of the node binary it has
+ * touched), which is the part an action's own code and dependencies decide, and the growth of the
+ * resident set from poll GROWTH_FROM_POLL to the last poll (a leak shows there, start-up does not).
+ * A third run of the action has the server answer some reads with a 200 MB body, streamed: its
+ * peak shows what such an answer costs. JIT tiering makes single runs jump by several MB, so
+ * each figure is a median of runs.
  */
-import type { Emulator } from '../test/emulator/index.ts';
-import { runChild } from './spawn.ts';
+import type { Emulator, Fault } from '../test/emulator/index.ts';
+import { type RssSample, runChild } from './spawn.ts';
 import { median } from './stats.ts';
+
+/** Growth is measured from this poll on: start-up and the first optimisations are behind. */
+export const GROWTH_FROM_POLL = 100;
+/** Revision reads answered with a 200 MB body in the huge-answer run. */
+export const HUGE_ANSWERS = 3;
+export const HUGE_ANSWER_BYTES = 200 * 1000 * 1000;
+/** The longest the retries after them can wait (1 + 2 + 4 s of backoff), added to the wait. */
+const HUGE_ANSWER_RETRY_WAIT_MS = 7_000;
 
 export interface PeakMemory {
   peakRssBytes: number | undefined;
   peakAnonBytes: number | undefined;
+  /** Resident set at the last poll minus at poll GROWTH_FROM_POLL. */
+  growthBytes: number | undefined;
   polls: number;
 }
 
 export interface MemoryResult {
   action: PeakMemory;
   nodeAlone: PeakMemory;
+  /** The action while HUGE_ANSWERS reads are answered with HUGE_ANSWER_BYTES each. */
+  actionHugeAnswers: PeakMemory;
   pollIntervalMs: number;
   runs: number;
 }
@@ -72,30 +87,63 @@ while (Date.now() < deadline) {
 agent.destroy();
 `;
 
-function countPolls(emulator: Emulator): number {
-  return emulator.requests.filter(
-    (request) => request.method === 'GET' && /\/revisions\/[^/]+$/.test(request.path),
-  ).length;
+const REVISION_READ = /\/revisions\/[^/]+$/;
+
+function pollTimes(emulator: Emulator): number[] {
+  return emulator.requests
+    .filter((request) => request.method === 'GET' && REVISION_READ.test(request.path))
+    .map((request) => request.at);
 }
 
-async function onePeak(options: MemoryOptions, args: string[]): Promise<PeakMemory> {
+/** The resident set at a moment: the last sample taken at or before it. */
+function rssAt(timeline: readonly RssSample[], at: number): number | undefined {
+  let found: number | undefined;
+  for (const sample of timeline) {
+    if (sample.at > at) break;
+    found = sample.rssBytes;
+  }
+  return found;
+}
+
+/** Resident set at the last poll minus at poll GROWTH_FROM_POLL (1-based). */
+export function growthOf(
+  timeline: readonly RssSample[],
+  polls: readonly number[],
+): number | undefined {
+  const from = polls[GROWTH_FROM_POLL - 1];
+  const to = polls.at(-1);
+  if (from === undefined || to === undefined) return undefined;
+  const start = rssAt(timeline, from);
+  const end = rssAt(timeline, to);
+  return start === undefined || end === undefined ? undefined : end - start;
+}
+
+async function onePeak(
+  options: MemoryOptions,
+  args: string[],
+  faults: Fault[] = [],
+  extraWaitMs = 0,
+): Promise<PeakMemory> {
   const { emulator } = options;
   emulator.reset();
   emulator.scriptRevision(options.deploymentName, { outcome: 'stay' });
+  for (const fault of faults) emulator.inject(fault);
   const run = await runChild({
     inputs: {
       ...options.inputs,
       'poll-interval': `${options.pollIntervalMs}ms`,
-      'wait-timeout': `${options.targetPolls * options.pollIntervalMs}ms`,
+      'wait-timeout': `${options.targetPolls * options.pollIntervalMs + extraWaitMs}ms`,
     },
     args,
     sampleMemoryEveryMs: 20,
     killAfterMs: 120_000,
   });
+  const polls = pollTimes(emulator);
   return {
     peakRssBytes: run.peakRssBytes,
     peakAnonBytes: run.peakAnonBytes,
-    polls: countPolls(emulator),
+    growthBytes: run.rssTimeline ? growthOf(run.rssTimeline, polls) : undefined,
+    polls: polls.length,
   };
 }
 
@@ -105,6 +153,7 @@ function medianPeak(peaks: PeakMemory[]): PeakMemory {
   return {
     peakRssBytes: of(peaks.map((peak) => peak.peakRssBytes)),
     peakAnonBytes: of(peaks.map((peak) => peak.peakAnonBytes)),
+    growthBytes: of(peaks.map((peak) => peak.growthBytes)),
     polls: Math.round(median(peaks.map((peak) => peak.polls))),
   };
 }
@@ -112,13 +161,26 @@ function medianPeak(peaks: PeakMemory[]): PeakMemory {
 export async function measurePeakMemory(options: MemoryOptions): Promise<MemoryResult> {
   const action: PeakMemory[] = [];
   const nodeAlone: PeakMemory[] = [];
+  const actionHugeAnswers: PeakMemory[] = [];
+  // The first reads, when the process is youngest: a later answer could hide in its growth.
+  const huge: Fault = {
+    method: 'GET',
+    path: REVISION_READ,
+    kind: 'huge-body',
+    bytes: HUGE_ANSWER_BYTES,
+    times: HUGE_ANSWERS,
+  };
   for (let run = 0; run < options.runs; run++) {
     action.push(await onePeak(options, [options.actionEntry]));
     nodeAlone.push(await onePeak(options, ['--input-type=module', '-e', NODE_ALONE_POLLER]));
+    actionHugeAnswers.push(
+      await onePeak(options, [options.actionEntry], [huge], HUGE_ANSWER_RETRY_WAIT_MS),
+    );
   }
   return {
     action: medianPeak(action),
     nodeAlone: medianPeak(nodeAlone),
+    actionHugeAnswers: medianPeak(actionHugeAnswers),
     pollIntervalMs: options.pollIntervalMs,
     runs: options.runs,
   };

@@ -5,7 +5,7 @@
 import { dirname } from 'node:path';
 import type { BundleSizeResult } from './bundle-size.ts';
 import type { ColdStartResult } from './cold-start.ts';
-import type { MemoryResult } from './memory.ts';
+import { GROWTH_FROM_POLL, HUGE_ANSWER_BYTES, HUGE_ANSWERS, type MemoryResult } from './memory.ts';
 import { FIXED_CALLS, type RequestCount } from './requests.ts';
 import type { RolloutResult } from './rollout.ts';
 import type { Summary } from './stats.ts';
@@ -15,6 +15,8 @@ import {
   judgeBundle,
   judgeColdStart,
   judgeDetection,
+  judgeGrowth,
+  judgeHugeAnswers,
   judgeMemory,
   judgeRequests,
 } from './targets.ts';
@@ -50,6 +52,10 @@ export function kb(bytes: number): string {
 
 function mbOrNone(bytes: number | undefined): string {
   return bytes === undefined ? 'not measured' : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function signedMb(bytes: number | undefined): string {
+  return bytes === undefined ? 'not measured' : `${bytes >= 0 ? '+' : ''}${mbOrNone(bytes)}`;
 }
 
 function spread(summary: Summary): string {
@@ -108,6 +114,16 @@ function summaryTable(results: BenchResults): string {
       `Peak RSS over ${memory.action.polls} polls (poll ${ms(memory.pollIntervalMs)}, median of ${memory.runs})`,
       `${mbOrNone(memory.action.peakRssBytes)} (anonymous ${mbOrNone(memory.action.peakAnonBytes)}); Node alone ${mbOrNone(memory.nodeAlone.peakRssBytes)} (anonymous ${mbOrNone(memory.nodeAlone.peakAnonBytes)})`,
       verdict(judgeMemory(memory)),
+    ],
+    [
+      `RSS growth, poll ${GROWTH_FROM_POLL} → last poll`,
+      `${signedMb(memory.action.growthBytes)}; Node alone ${signedMb(memory.nodeAlone.growthBytes)}`,
+      verdict(judgeGrowth(memory)),
+    ],
+    [
+      `Peak RSS while ${HUGE_ANSWERS} reads get a ${HUGE_ANSWER_BYTES / 1e6} MB answer`,
+      `${mbOrNone(memory.actionHugeAnswers.peakRssBytes)} (no-fault peak ${mbOrNone(memory.action.peakRssBytes)})`,
+      verdict(judgeHugeAnswers(memory)),
     ],
   ];
   return markdownTable(['measure', 'figure', 'target'], rows);
@@ -178,7 +194,7 @@ function requestTable(requests: RequestCount[]): string {
 function coldStartTable(coldStart: ColdStartResult): string {
   const rows = [
     ['Node alone (inline script, node:http)', spread(coldStart.node)],
-    ['floor: @actions/core + one request, ncc bundle', spread(coldStart.floor)],
+    ['floor: @actions/core + undici, one request, ncc bundle', spread(coldStart.floor)],
     ['deploy-action (push)', spread(coldStart.action)],
     ['deploy-action (pull request: loads GitHub reporting)', spread(coldStart.actionOnPullRequest)],
   ];
@@ -191,17 +207,28 @@ function memoryTable(memory: MemoryResult): string {
     String(peak.polls),
     mbOrNone(peak.peakRssBytes),
     mbOrNone(peak.peakAnonBytes),
+    signedMb(peak.growthBytes),
   ];
   return [
     markdownTable(
-      ['process', 'polls', 'peak RSS (VmHWM)', 'peak anonymous RSS'],
+      [
+        'process',
+        'polls',
+        'peak RSS (VmHWM)',
+        'peak anonymous RSS',
+        `RSS growth from poll ${GROWTH_FROM_POLL}`,
+      ],
       [
         row('deploy-action', memory.action),
         row('Node alone (node:http poller, no dependencies)', memory.nodeAlone),
+        row(
+          `deploy-action, first ${HUGE_ANSWERS} reads answered with ${HUGE_ANSWER_BYTES / 1e6} MB`,
+          memory.actionHugeAnswers,
+        ),
       ],
     ),
     '',
-    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. Anonymous RSS leaves out the pages of the node binary, which every Node process has; the difference between the two rows is what the action's code and dependencies cost.`,
+    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. Anonymous RSS leaves out the pages of the node binary, which every Node process has; the difference between the first two rows is what the action's code and dependencies cost. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff, so that run lasts a few seconds longer.`,
   ].join('\n');
 }
 

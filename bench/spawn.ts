@@ -24,6 +24,13 @@ export interface ChildRun {
   peakRssBytes?: number;
   /** Largest anonymous resident memory (RssAnon) seen by the sampler, in bytes. */
   peakAnonBytes?: number;
+  /** Every sample of the resident set (VmRSS), with its Date.now() time. */
+  rssTimeline?: RssSample[];
+}
+
+export interface RssSample {
+  at: number;
+  rssBytes: number;
 }
 
 export interface ChildOptions {
@@ -43,6 +50,8 @@ interface MemorySample {
   hwm: number;
   /** RssAnon now: heaps and buffers, without file-backed pages such as the node binary's. */
   anon: number;
+  /** VmRSS: the resident set now. */
+  rss: number;
 }
 
 /** Memory of a live process, in bytes; undefined when it cannot be read (ended, no /proc). */
@@ -51,34 +60,37 @@ export async function memoryOf(pid: number): Promise<MemorySample | undefined> {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) =>
       Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1]);
-    const sample = { hwm: kb('VmHWM') * 1024, anon: kb('RssAnon') * 1024 };
-    return Number.isFinite(sample.hwm) && Number.isFinite(sample.anon) ? sample : undefined;
+    const sample = { hwm: kb('VmHWM') * 1024, anon: kb('RssAnon') * 1024, rss: kb('VmRSS') * 1024 };
+    return Object.values(sample).every(Number.isFinite) ? sample : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Polls /proc until stopped; keeps the largest values seen. */
+/** Polls /proc until stopped; keeps the largest values seen, and the resident set over time. */
 function sampleMemory(child: ChildProcess, everyMs: number) {
   let peak: MemorySample | undefined;
+  const timeline: RssSample[] = [];
   let stopped = false;
   const loop = (async () => {
     while (!stopped && child.pid !== undefined) {
       const sample = await memoryOf(child.pid);
       if (sample) {
+        timeline.push({ at: Date.now(), rssBytes: sample.rss });
         peak = {
           hwm: Math.max(peak?.hwm ?? 0, sample.hwm),
           anon: Math.max(peak?.anon ?? 0, sample.anon),
+          rss: sample.rss,
         };
       }
       await new Promise((wake) => setTimeout(wake, everyMs));
     }
   })();
   return {
-    async stop(): Promise<MemorySample | undefined> {
+    async stop(): Promise<{ peak: MemorySample; timeline: RssSample[] } | undefined> {
       stopped = true;
       await loop;
-      return peak;
+      return peak === undefined ? undefined : { peak, timeline };
     },
   };
 }
@@ -109,7 +121,7 @@ export async function runChild(options: ChildOptions): Promise<ChildRun> {
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const { exitedAt, exitCode } = await ended;
     clearTimeout(killTimer);
-    const peak = await sampler?.stop();
+    const sampled = await sampler?.stop();
     await closed;
     return {
       startedAt,
@@ -117,7 +129,13 @@ export async function runChild(options: ChildOptions): Promise<ChildRun> {
       exitCode,
       stdout,
       stderr,
-      ...(peak === undefined ? {} : { peakRssBytes: peak.hwm, peakAnonBytes: peak.anon }),
+      ...(sampled === undefined
+        ? {}
+        : {
+            peakRssBytes: sampled.peak.hwm,
+            peakAnonBytes: sampled.peak.anon,
+            rssTimeline: sampled.timeline,
+          }),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

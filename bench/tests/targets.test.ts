@@ -1,9 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import type { BundleSizeResult } from '../bundle-size.ts';
+import { growthOf, type MemoryResult, type PeakMemory } from '../memory.ts';
 import { markdownTable } from '../report.ts';
 import type { RequestCount } from '../requests.ts';
 import { median, summarize } from '../stats.ts';
-import { duplicatedPackages, judgeColdStart, judgeRequests } from '../targets.ts';
+import {
+  duplicatedPackages,
+  judgeColdStart,
+  judgeGrowth,
+  judgeHugeAnswers,
+  judgeMemory,
+  judgeRequests,
+} from '../targets.ts';
+
+const MB = 1024 * 1024;
+
+function peak(peakRssMb: number, growthMb = 0): PeakMemory {
+  return {
+    peakRssBytes: peakRssMb * MB,
+    peakAnonBytes: undefined,
+    growthBytes: growthMb * MB,
+    polls: 1000,
+  };
+}
+
+function memory(action: PeakMemory, nodeAlone: PeakMemory, huge: PeakMemory): MemoryResult {
+  return { action, nodeAlone, actionHugeAnswers: huge, pollIntervalMs: 5, runs: 3 };
+}
 
 const summary = (value: number) => summarize([value]);
 
@@ -30,14 +53,31 @@ describe('median', () => {
 });
 
 describe('judgeColdStart', () => {
-  it('passes up to 1.5 times the floor, and fails above', () => {
+  it('passes up to 1.2 times the floor, and fails above', () => {
     const base = { node: summary(50), actionOnPullRequest: summary(400) };
-    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(150) }).verdict).toBe(
+    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(120) }).verdict).toBe(
       'pass',
     );
-    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(151) }).verdict).toBe(
+    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(121) }).verdict).toBe(
       'FAIL',
     );
+  });
+});
+
+describe('memory targets', () => {
+  it('peak RSS passes up to 1.15 times Node alone, and fails above', () => {
+    expect(judgeMemory(memory(peak(115), peak(100), peak(115))).verdict).toBe('pass');
+    expect(judgeMemory(memory(peak(116), peak(100), peak(116))).verdict).toBe('FAIL');
+  });
+
+  it('growth from poll 100 to the last passes up to 5 MB', () => {
+    expect(judgeGrowth(memory(peak(90, 5), peak(80), peak(90))).verdict).toBe('pass');
+    expect(judgeGrowth(memory(peak(90, 5.1), peak(80), peak(90))).verdict).toBe('FAIL');
+  });
+
+  it('huge answers may add up to 32 MB to the no-fault peak', () => {
+    expect(judgeHugeAnswers(memory(peak(90), peak(80), peak(122))).verdict).toBe('pass');
+    expect(judgeHugeAnswers(memory(peak(90), peak(80), peak(123))).verdict).toBe('FAIL');
   });
 });
 
@@ -90,5 +130,20 @@ describe('markdownTable', () => {
     expect(markdownTable(['a', 'bb'], [['ccc', 'd']])).toBe(
       ['| a   | bb |', '|-----|----|', '| ccc | d  |'].join('\n'),
     );
+  });
+});
+
+describe('growthOf', () => {
+  it('is the resident set at the last poll minus at poll 100', () => {
+    const polls = Array.from({ length: 150 }, (_, index) => 1000 + index * 10);
+    const timeline = [
+      { at: 900, rssBytes: 40 * MB },
+      { at: 1985, rssBytes: 60 * MB },
+      { at: 2400, rssBytes: 70 * MB },
+      { at: 2495, rssBytes: 62 * MB },
+    ];
+    // Poll 100 is at 1990 (60 MB then), the last poll at 2490 (70 MB then).
+    expect(growthOf(timeline, polls)).toBe(10 * MB);
+    expect(growthOf(timeline, polls.slice(0, 99))).toBeUndefined();
   });
 });
