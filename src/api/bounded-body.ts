@@ -39,18 +39,30 @@ export interface BoundedText {
   cut: boolean;
 }
 
-/** Reads a body as UTF-8 up to `limitBytes`; past it, stops and destroys the body. */
-export async function readBounded(body: Readable, limitBytes: number): Promise<BoundedText> {
-  const chunks: Buffer[] = [];
+/**
+ * Reads a body as UTF-8 up to `limitBytes`; past it, stops and destroys the body, and returns
+ * its first `limitBytes` when `keepCut` (an error page's first words), else no text.
+ */
+export async function readBounded(
+  body: Readable,
+  limitBytes: number,
+  keepCut = true,
+): Promise<BoundedText> {
+  let chunks: Buffer[] = [];
   let size = 0;
   let cut = false;
   for await (const piece of body) {
     const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(piece as Uint8Array);
     const room = limitBytes - size;
     if (chunk.length > room) {
-      chunks.push(chunk.subarray(0, room));
-      size = limitBytes;
       cut = true;
+      if (keepCut) {
+        chunks.push(chunk.subarray(0, room));
+        size = limitBytes;
+      } else {
+        chunks = [];
+        size = 0;
+      }
       break;
     }
     chunks.push(chunk);

@@ -312,8 +312,18 @@ export class HttpClient {
   }
 
   async #attempt(req: HttpRequest): Promise<AttemptOutcome> {
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    // One signal per attempt, released when it ends: AbortSignal.timeout would keep a timer
+    // alive for the whole timeout after every poll, and AbortSignal.any would tie each one to
+    // the run's long-lived cancellation signal.
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort();
+    }, this.timeoutMs);
+    const cancel = (): void => attempt.abort(req.signal?.reason);
+    req.signal?.addEventListener('abort', cancel, { once: true });
+    const signal = attempt.signal;
     const url = `${this.#baseUrl}${req.path}${req.query?.size ? `?${req.query}` : ''}`;
     try {
       const response = await request(url, {
@@ -330,7 +340,8 @@ export class HttpClient {
       const status = response.statusCode;
       // An error answer is only shown, cut to a line: reading more of it gains nothing.
       const limit = isSuccess(status) ? this.#maxAnswerBytes : MAX_ERROR_ANSWER_BYTES;
-      const { text, cut } = await readBounded(response.body, limit);
+      // A success answer past the cap is refused whole: its first part is not even decoded.
+      const { text, cut } = await readBounded(response.body, limit, !isSuccess(status));
       if (cut && isSuccess(status)) throw new AnswerTooLargeError('the answer', limit);
       return {
         type: 'answer',
@@ -341,8 +352,11 @@ export class HttpClient {
       };
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;
-      if (deadline.aborted) return { type: 'no-answer', failure: timeoutFailure(this.timeoutMs) };
+      if (timedOut) return { type: 'no-answer', failure: timeoutFailure(this.timeoutMs) };
       return { type: 'no-answer', failure: classifyTransportError(error) };
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', cancel);
     }
   }
 }
