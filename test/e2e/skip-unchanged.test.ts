@@ -3,6 +3,9 @@
  * already runs the workflow's commit (or pinned image) with the same configuration sends no
  * write and waits for nothing; anything not proven the same deploys as before.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
 import { fakeCommitSha } from '../emulator/store.ts';
@@ -217,6 +220,45 @@ describe('skip-unchanged', () => {
     expect(error).toContain('still broken');
     expect(error).toContain('This run changed nothing on the server');
     expectCleanRun(run, emulator);
+  });
+
+  it('on a pull request, compares with the PR head commit, not the merge commit', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skip-pr-'));
+    const eventPath = join(dir, 'event.json');
+    const headSha = fakeCommitSha({ repo_ref: 'feature' });
+    await writeFile(
+      eventPath,
+      JSON.stringify({
+        number: 12,
+        pull_request: {
+          number: 12,
+          head: { ref: 'feature', sha: headSha, repo: { full_name: 'acme/agent' } },
+          base: { repo: { full_name: 'acme/agent' } },
+        },
+      }),
+    );
+    const pullRequest = {
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_HEAD_REF: 'feature',
+      GITHUB_REF: 'refs/pull/12/merge',
+      GITHUB_REF_NAME: '12/merge',
+      GITHUB_SHA: 'e'.repeat(40), // the merge commit: never what the control plane builds
+    };
+    try {
+      const preview = { name: 'agent-pr-12', 'pr-comment': 'false' };
+      await deployFirst(preview, pullRequest);
+
+      const run = await runAction({ inputs: inputs(preview), env: pullRequest });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs.skipped).toBe('true');
+      expect(run.outputs['repo-commit-sha']).toBe(headSha);
+      expect(writesIn(emulator.requests)).toEqual([]);
+      expectCleanRun(run, emulator);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   describe('container images', () => {
