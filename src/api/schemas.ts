@@ -56,9 +56,6 @@ export type OpenEnum<Known extends string> = Known | (string & {});
 const openEnum = <Known extends string>() =>
   z.string() as unknown as z.ZodType<OpenEnum<Known>, string>;
 
-export type RevisionStatus = OpenEnum<KnownRevisionStatus>;
-export type DeploymentStatus = OpenEnum<KnownDeploymentStatus>;
-
 // ---------------------------------------------------------------------------------------------
 // resource_spec (2.4): strict, because it is what users write in the `resource-spec` input.
 // "Numbers are integers unless marked number": only cpu, cpu_limit, queue_cpu and
@@ -371,4 +368,3 @@ export const RevisionListSchema = z.union([
     .array(RevisionSchema)
     .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
 ]);
-export type RevisionList = z.infer<typeof RevisionListSchema>;
