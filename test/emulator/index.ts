@@ -13,8 +13,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Deployment, Listener, Revision, Secret } from '../../src/api/schemas.ts';
 import { adminHandler } from './admin.ts';
+import type { Deployment, Listener, Revision, Secret } from './api-shapes.ts';
 import { AuthenticateState } from './authenticate.ts';
 import { type EmulatorClock, manualClock, realClock } from './clock.ts';
 import type { EmulatorContext } from './context.ts';
