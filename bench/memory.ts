@@ -35,6 +35,8 @@ export interface PeakMemory {
 export interface MemoryResult {
   action: PeakMemory;
   nodeAlone: PeakMemory;
+  /** bench/floor/poller.ts: @actions/core + undici polling the same way, without our code. */
+  stackFloor: PeakMemory;
   /** The action while HUGE_ANSWERS reads are answered with HUGE_ANSWER_BYTES each. */
   actionHugeAnswers: PeakMemory;
   pollIntervalMs: number;
@@ -44,6 +46,8 @@ export interface MemoryResult {
 export interface MemoryOptions {
   emulator: Emulator;
   actionEntry: string;
+  /** The bundle of bench/floor/poller.ts. */
+  stackFloorEntry: string;
   inputs: Record<string, string>;
   deploymentName: string;
   targetPolls: number;
@@ -161,6 +165,7 @@ function medianPeak(peaks: PeakMemory[]): PeakMemory {
 export async function measurePeakMemory(options: MemoryOptions): Promise<MemoryResult> {
   const action: PeakMemory[] = [];
   const nodeAlone: PeakMemory[] = [];
+  const stackFloor: PeakMemory[] = [];
   const actionHugeAnswers: PeakMemory[] = [];
   // The first reads, when the process is youngest: a later answer could hide in its growth.
   const huge: Fault = {
@@ -173,6 +178,7 @@ export async function measurePeakMemory(options: MemoryOptions): Promise<MemoryR
   for (let run = 0; run < options.runs; run++) {
     action.push(await onePeak(options, [options.actionEntry]));
     nodeAlone.push(await onePeak(options, ['--input-type=module', '-e', NODE_ALONE_POLLER]));
+    stackFloor.push(await onePeak(options, [options.stackFloorEntry]));
     actionHugeAnswers.push(
       await onePeak(options, [options.actionEntry], [huge], HUGE_ANSWER_RETRY_WAIT_MS),
     );
@@ -180,6 +186,7 @@ export async function measurePeakMemory(options: MemoryOptions): Promise<MemoryR
   return {
     action: medianPeak(action),
     nodeAlone: medianPeak(nodeAlone),
+    stackFloor: medianPeak(stackFloor),
     actionHugeAnswers: medianPeak(actionHugeAnswers),
     pollIntervalMs: options.pollIntervalMs,
     runs: options.runs,

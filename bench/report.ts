@@ -112,7 +112,7 @@ function summaryTable(results: BenchResults): string {
     ],
     [
       `Peak RSS over ${memory.action.polls} polls (poll ${ms(memory.pollIntervalMs)}, median of ${memory.runs})`,
-      `${mbOrNone(memory.action.peakRssBytes)} (anonymous ${mbOrNone(memory.action.peakAnonBytes)}); Node alone ${mbOrNone(memory.nodeAlone.peakRssBytes)} (anonymous ${mbOrNone(memory.nodeAlone.peakAnonBytes)})`,
+      `${mbOrNone(memory.action.peakRssBytes)} (anonymous ${mbOrNone(memory.action.peakAnonBytes)}); Node alone ${mbOrNone(memory.nodeAlone.peakRssBytes)} (anonymous ${mbOrNone(memory.nodeAlone.peakAnonBytes)}); stack floor ${mbOrNone(memory.stackFloor.peakRssBytes)}`,
       verdict(judgeMemory(memory)),
     ],
     [
@@ -221,6 +221,7 @@ function memoryTable(memory: MemoryResult): string {
       [
         row('deploy-action', memory.action),
         row('Node alone (node:http poller, no dependencies)', memory.nodeAlone),
+        row('stack floor (@actions/core + undici poller, ncc bundle)', memory.stackFloor),
         row(
           `deploy-action, first ${HUGE_ANSWERS} reads answered with ${HUGE_ANSWER_BYTES / 1e6} MB`,
           memory.actionHugeAnswers,
@@ -228,7 +229,7 @@ function memoryTable(memory: MemoryResult): string {
       ],
     ),
     '',
-    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. Anonymous RSS leaves out the pages of the node binary, which every Node process has; the difference between the first two rows is what the action's code and dependencies cost. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff, so that run lasts a few seconds longer.`,
+    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. Anonymous RSS leaves out the pages of the node binary, which every Node process has; the difference between the first two rows is what the action's code and dependencies cost, and the stack floor shows how much of it @actions/core and undici alone take. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff, so that run lasts a few seconds longer.`,
   ].join('\n');
 }
 

@@ -107,9 +107,11 @@ async function main(): Promise<void> {
   try {
     log('bundling the floor and a source-mapped bundle of src/ (temporary folder)');
     const floorEntry = join(scratch, 'floor', 'index.js');
+    const stackFloorEntry = join(scratch, 'floor-poller', 'index.js');
     const [bundle] = await Promise.all([
       measureBundleSize(settings.entry, scratch),
       nccBuild('bench/floor/index.ts', join(scratch, 'floor')),
+      nccBuild('bench/floor/poller.ts', join(scratch, 'floor-poller')),
     ]);
 
     log(`cold start: ${settings.runs} rounds of Node alone, the floor, the action (push, PR)`);
@@ -140,12 +142,13 @@ async function main(): Promise<void> {
     }
 
     log(
-      `peak memory over ${MEMORY_POLLS} polls, ${MEMORY_RUNS} runs of the action and of Node alone`,
+      `peak memory over ${MEMORY_POLLS} polls, ${MEMORY_RUNS} runs of the action, Node alone, the stack floor and the action with huge answers`,
     );
     const still = await startEmulator({ apiKey: API_KEY });
     const memory = await measurePeakMemory({
       emulator: still,
       actionEntry: settings.entry,
+      stackFloorEntry,
       inputs: deployInputs(still.url),
       deploymentName: NAME,
       targetPolls: MEMORY_POLLS,

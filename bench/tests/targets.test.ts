@@ -25,7 +25,14 @@ function peak(peakRssMb: number, growthMb = 0): PeakMemory {
 }
 
 function memory(action: PeakMemory, nodeAlone: PeakMemory, huge: PeakMemory): MemoryResult {
-  return { action, nodeAlone, actionHugeAnswers: huge, pollIntervalMs: 5, runs: 3 };
+  return {
+    action,
+    nodeAlone,
+    stackFloor: nodeAlone,
+    actionHugeAnswers: huge,
+    pollIntervalMs: 5,
+    runs: 3,
+  };
 }
 
 const summary = (value: number) => summarize([value]);
