@@ -5,6 +5,7 @@
  * `core.getInput`) and the environment as a plain object. Every input is checked before the first
  * request, and all problems are reported together, each naming its input.
  */
+import { isAbsolute, join } from 'node:path';
 import type {
   AuthenticateRequest,
   Secret,
@@ -62,6 +63,15 @@ export interface SmokeTestSettings {
   timeoutMs: number;
 }
 
+export interface CheckoutSettings {
+  /** `working-directory` joined to GITHUB_WORKSPACE (or the working directory of the step). */
+  directory: string;
+  /** True when `working-directory` was given: then the folder must exist. */
+  fromInput: boolean;
+  /** `working-directory` as given. */
+  input?: string;
+}
+
 export interface Settings {
   command: CommandName;
   api: ApiSettings;
@@ -82,6 +92,8 @@ export interface Settings {
   authenticate: AuthenticateRequest;
   requireToken: boolean;
   smokeTest?: SmokeTestSettings;
+  /** Where the repository is checked out: the graph configuration is read there. */
+  checkout: CheckoutSettings;
   github: GitHubReportingSettings;
   wait: boolean;
   waitTimeoutMs: number;
@@ -182,6 +194,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const authenticate = readAuthenticate(text, flag, collector);
   const requireToken = flag('require-token', false);
   const smokeTest = readSmokeTest(text, collector);
+  const checkout = readCheckout(text('working-directory'), env);
 
   const githubToken = text('github-token');
   const githubEnvironment = text('github-environment');
@@ -227,6 +240,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     authenticate,
     requireToken,
     ...(smokeTest === undefined ? {} : { smokeTest }),
+    checkout,
     github,
     wait,
     waitTimeoutMs,
@@ -344,6 +358,17 @@ function readSmokeTest(text: Text, collector: InputErrorCollector): SmokeTestSet
     message: text('smoke-test-message') ?? 'ping',
     streamMode: text('smoke-test-stream-mode') ?? 'updates',
     timeoutMs,
+  };
+}
+
+/** The checkout folder: GITHUB_WORKSPACE (the step's own folder outside Actions), or in it. */
+function readCheckout(workingDirectory: string | undefined, env: Environment): CheckoutSettings {
+  const workspace = nonEmpty(env.GITHUB_WORKSPACE) ?? '.';
+  if (workingDirectory === undefined) return { directory: workspace, fromInput: false };
+  return {
+    directory: isAbsolute(workingDirectory) ? workingDirectory : join(workspace, workingDirectory),
+    fromInput: true,
+    input: workingDirectory,
   };
 }
 

@@ -7,12 +7,15 @@ import { type DeployPlan, planDeploy, planToJson } from '../plan.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment } from './describe.ts';
+import { checkGraphConfigFile } from './graph-config.ts';
 import { checkListenerServes } from './listener.ts';
 import { followRevision } from './rollout.ts';
 import { findDeployment } from './target.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
   const { settings, client, log, report } = ctx;
+  // Before any request: a broken graph configuration would only fail the build minutes later.
+  checkGraphConfigFile(ctx);
   const existing = await log.group('Looking up the deployment', () => findDeployment(ctx));
   if (existing) recordDeployment(report, existing);
   const listenerId = settings.sourceConfig.listener_id;

@@ -19,7 +19,13 @@ import {
 } from './markdown.ts';
 import { OUTCOME_EMOJI } from './outcome.ts';
 import { formatTimeline } from './timeline.ts';
-import type { CommandReport, FieldChange, Outcome, SmokeTestReport } from './types.ts';
+import type {
+  CommandReport,
+  FieldChange,
+  GraphConfigReport,
+  Outcome,
+  SmokeTestReport,
+} from './types.ts';
 
 /** Longest text shown, in code points, per kind of field. */
 export const SUMMARY_LIMITS = {
@@ -111,8 +117,19 @@ function explanation(report: CommandReport): string {
 function facts(report: CommandReport): string {
   const rows = [...deploymentFacts(report), ...revisionFacts(report)];
   if (report.action) rows.push(['Action', cellText(report.action)]);
+  if (report.graphConfig) rows.push(['Graph configuration', graphConfigFact(report.graphConfig)]);
   rows.push(['Duration', formatDuration(report.endedAt - report.startedAt)]);
   return table(['', ''], rows);
+}
+
+function graphConfigFact(graphConfig: GraphConfigReport): string {
+  const path = truncate(graphConfig.path, SUMMARY_LIMITS.short);
+  if (!graphConfig.checked) return `${path}: not checked (not in the checkout)`;
+  const graphs = graphConfig.graphIds ?? [];
+  const shown = graphs
+    .slice(0, SUMMARY_LIMITS.changes)
+    .map((id) => truncate(id, SUMMARY_LIMITS.short));
+  return `${path}: checked, graphs ${shown.join(', ')}${graphs.length > shown.length ? ', …' : ''}`;
 }
 
 function deploymentFacts({ deployment }: CommandReport): TableCell[][] {

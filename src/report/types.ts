@@ -52,6 +52,14 @@ export interface SmokeTestReport {
   durationMs: number;
 }
 
+export interface GraphConfigReport {
+  /** `graph-config-path` as given. */
+  path: string;
+  /** False when the file is not in the checkout (then nothing was checked). */
+  checked: boolean;
+  graphIds?: string[];
+}
+
 export interface CommandReport {
   command: CommandName;
   outcome: Outcome;
@@ -94,6 +102,8 @@ export interface CommandReport {
    */
   token?: string;
   listener?: { id: string; computeId?: string; namespaces?: string[] };
+  /** deploy: the graph configuration read in the checkout before anything was sent. */
+  graphConfig?: GraphConfigReport;
   /** True when this run created the deployment. */
   created?: boolean;
   /** The final deployment as the server returned it, secret values removed (the `result` output). */
