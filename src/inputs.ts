@@ -14,6 +14,7 @@ import type {
   SourceRevisionConfig,
 } from './api/schemas.ts';
 import { SOURCE_KINDS } from './api/schemas.ts';
+import { parseAge } from './parse/age.ts';
 import {
   InputError,
   InputErrorCollector,
@@ -38,6 +39,7 @@ export const COMMANDS = [
   'delete',
   'listener',
   'authenticate',
+  'prune',
 ] as const satisfies readonly CommandName[];
 
 /** Commands that act on one deployment, addressed by `name` or `deployment-id`. */
@@ -62,6 +64,18 @@ export interface SmokeTestSettings {
   streamMode: string;
   timeoutMs: number;
 }
+
+export interface PruneSettings {
+  /** Deployments whose name starts with this are previews this prune may delete. */
+  namePrefix: string;
+  /** Not updated for longer than this: stale. */
+  maxAgeMs: number;
+  /** `max-age` as given, for messages. */
+  maxAge: string;
+}
+
+/** Shorter prefixes would match deployments that are no previews (`a` matches `agent-prod`). */
+export const MIN_NAME_PREFIX_LENGTH = 3;
 
 export interface CheckoutSettings {
   /** `working-directory` joined to GITHUB_WORKSPACE (or the working directory of the step). */
@@ -92,6 +106,8 @@ export interface Settings {
   authenticate: AuthenticateRequest;
   requireToken: boolean;
   smokeTest?: SmokeTestSettings;
+  /** prune: which deployments, and how old. */
+  prune?: PruneSettings;
   /** Where the repository is checked out: the graph configuration is read there. */
   checkout: CheckoutSettings;
   github: GitHubReportingSettings;
@@ -195,6 +211,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const requireToken = flag('require-token', false);
   const smokeTest = readSmokeTest(text, collector);
   const checkout = readCheckout(text('working-directory'), env);
+  const prune = command === 'prune' ? readPrune(text, collector) : undefined;
 
   const githubToken = text('github-token');
   const githubEnvironment = text('github-environment');
@@ -240,6 +257,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     authenticate,
     requireToken,
     ...(smokeTest === undefined ? {} : { smokeTest }),
+    ...(prune === undefined ? {} : { prune }),
     checkout,
     github,
     wait,
@@ -359,6 +377,39 @@ function readSmokeTest(text: Text, collector: InputErrorCollector): SmokeTestSet
     streamMode: text('smoke-test-stream-mode') ?? 'updates',
     timeoutMs,
   };
+}
+
+function readPrune(text: Text, collector: InputErrorCollector): PruneSettings | undefined {
+  const namePrefix = text('name-prefix');
+  if (namePrefix === undefined) {
+    collector.errors.push(
+      new InputError(
+        'name-prefix',
+        requiredMessage(
+          'name-prefix',
+          "the start of the preview deployments' names, e.g. my-agent-pr- for my-agent-pr-12, for command 'prune'",
+        ),
+      ),
+    );
+  } else if (!/^[a-z0-9-]+$/.test(namePrefix)) {
+    collector.errors.push(
+      new InputError(
+        'name-prefix',
+        `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which no deployment name starts with: names have only lowercase letters, digits and dashes. Use the start of the previews' names, e.g. my-agent-pr-.`,
+      ),
+    );
+  } else if (namePrefix.length < MIN_NAME_PREFIX_LENGTH) {
+    collector.errors.push(
+      new InputError(
+        'name-prefix',
+        `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, shorter than ${MIN_NAME_PREFIX_LENGTH} characters: it could match deployments that are not previews. Use the whole start of the previews' names, e.g. my-agent-pr-.`,
+      ),
+    );
+  }
+  const maxAge = text('max-age') ?? '7d';
+  const maxAgeMs = collector.attempt(() => parseAge('max-age', maxAge));
+  if (namePrefix === undefined || maxAgeMs === undefined) return undefined;
+  return { namePrefix, maxAgeMs, maxAge };
 }
 
 /** The checkout folder: GITHUB_WORKSPACE (the step's own folder outside Actions), or in it. */

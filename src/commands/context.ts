@@ -2,6 +2,7 @@
 import type { ControlPlaneClient } from '../api/client.ts';
 import type { Clock } from '../clock.ts';
 import type { Settings } from '../inputs.ts';
+import type { GitHubContext } from '../report/github-context.ts';
 import type { CommandReport } from '../report/types.ts';
 
 /** The log, as commands see it. The edge implements it with src/runner.ts. */
@@ -26,4 +27,6 @@ export interface CommandContext {
    * cancelled still reaches the outputs and the summary.
    */
   report: CommandReport;
+  /** The workflow run's repository and GitHub API (prune reads pull requests there). */
+  github?: GitHubContext;
 }

@@ -24,6 +24,7 @@ import type {
   FieldChange,
   GraphConfigReport,
   Outcome,
+  PruneEntry,
   SmokeTestReport,
 } from './types.ts';
 
@@ -74,6 +75,7 @@ export function renderSummary(report: CommandReport): string {
     smokeTestSection(report),
     authenticationSection(report),
     listenerSection(report),
+    pruneSection(report),
     footer(report),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
@@ -279,6 +281,48 @@ function namespacesCell(namespaces: readonly string[]): TableCell {
   const codes = shown.map((namespace) => inlineCode(truncate(namespace, SUMMARY_LIMITS.short)));
   const more = namespaces.length - shown.length;
   return rawMarkdown(`${codes.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+}
+
+/** Most deployments listed in the prune table; the outputs carry every name. */
+const MAX_PRUNE_ROWS = 100;
+
+const PRUNE_RESULT: Record<NonNullable<PruneEntry['result']>, string> = {
+  deleted: 'pruned',
+  'awaiting-delete': 'still AWAITING_DELETE',
+  failed: 'delete failed',
+  skipped: 'not deleted (cancelled)',
+};
+
+function pruneSection({ prune }: CommandReport): string {
+  if (!prune) return '';
+  const intro = `Deployments named ${inlineCode(truncate(`${prune.namePrefix}*`, SUMMARY_LIMITS.short))}, max-age ${escapeMarkdown(truncate(prune.maxAge, SUMMARY_LIMITS.short))}.`;
+  if (prune.entries.length === 0)
+    return `### Prune
+
+${intro} None exists.`;
+  const rows = prune.entries.slice(0, MAX_PRUNE_ROWS).map((entry): TableCell[] => {
+    const done =
+      entry.decision === 'keep'
+        ? 'kept'
+        : prune.dryRun
+          ? 'would be pruned'
+          : entry.result
+            ? PRUNE_RESULT[entry.result]
+            : 'pruned';
+    return [code(entry.name), cellText(done), cellText(entry.why, SUMMARY_LIMITS.reason)];
+  });
+  const more = prune.entries.length - rows.length;
+  const tail =
+    more > 0
+      ? `
+
+And ${more} more (see the \`pruned\` and \`kept\` outputs).`
+      : '';
+  return `### Prune
+
+${intro}
+
+${table(['Deployment', 'Result', 'Why'], rows)}${tail}`;
 }
 
 function footer({ runUrl }: CommandReport): string {
