@@ -25,6 +25,7 @@ import type {
   GraphConfigReport,
   Outcome,
   PruneEntry,
+  RollbackReport,
   SmokeTestReport,
 } from './types.ts';
 
@@ -73,6 +74,7 @@ export function renderSummary(report: CommandReport): string {
     timelineSection(report),
     changesSection(report),
     smokeTestSection(report),
+    rollbackSection(report),
     authenticationSection(report),
     listenerSection(report),
     pruneSection(report),
@@ -249,6 +251,28 @@ function smokeEventsTable({ events }: SmokeTestReport): string {
   const more = events.length - shown.length;
   const note = more > 0 ? `\n\n… and ${more} more events.` : '';
   return `${events.length} events received.\n\n${table(['No.', 'Event', 'Data'], rows)}${note}`;
+}
+
+const ROLLBACK_HEADING: Record<RollbackReport['result'], string> = {
+  'rolled-back': '### Rollback ✅ production is back on the previous revision',
+  'nothing-to-roll-back': '### Rollback: nothing to roll back to',
+  failed: '### Rollback ❌ failed',
+  timeout: '### Rollback ⏱️ did not finish in time',
+  cancelled: '### Rollback 🚫 cancelled',
+};
+
+function rollbackSection({ rollback }: CommandReport): string {
+  if (!rollback) return '';
+  const rows: TableCell[][] = [['Failed the smoke test', code(rollback.fromRevisionId)]];
+  if (rollback.toRevisionId) rows.push(['Rolled back to', code(rollback.toRevisionId)]);
+  if (rollback.producedRevisionId) rows.push(['Redeployed as', code(rollback.producedRevisionId)]);
+  if (rollback.status) rows.push(['Status', code(rollback.status)]);
+  if (rollback.servingRevisionId) rows.push(['Serving now', code(rollback.servingRevisionId)]);
+  const timeline =
+    rollback.timeline && rollback.timeline.length > 0
+      ? `\n\n${formatTimeline(rollback.timeline)}`
+      : '';
+  return `${ROLLBACK_HEADING[rollback.result] ?? '### Rollback'}\n\n${table(['', ''], rows)}${timeline}`;
 }
 
 function authenticationSection(report: CommandReport): string {
