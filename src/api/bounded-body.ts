@@ -4,14 +4,16 @@
  * closed, so the action's memory stays flat whatever a server sends.
  *
  * Why not undici's `maxResponseSize`: it is an option of a whole connection pool, one cap for
- * every request, while a JSON answer, an error page and a run stream each need their own bound.
+ * every request, while a JSON answer and a run stream need their own bounds, and an error page
+ * cut at the cap still has its status and first words to show.
  */
 import type { Readable } from 'node:stream';
 
-/** The most read from a JSON answer: real ones are a few kB (a page of 100 deployments ~200 kB). */
+/**
+ * The most read from any answer, success or error: real ones are a few kB (a page of 100
+ * deployments ~200 kB; a 422 that lists hundreds of problems, tens of kB).
+ */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-/** The most read from an error answer: its text is only shown, cut to a line or two. */
-export const MAX_ERROR_ANSWER_BYTES = 64 * 1024;
 
 /** 4 MiB, 64 KiB: how caps read in messages. */
 export function formatBytes(bytes: number): string {

@@ -15,12 +15,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
-import {
-  AnswerTooLargeError,
-  MAX_ANSWER_BYTES,
-  MAX_ERROR_ANSWER_BYTES,
-  readBounded,
-} from './bounded-body.ts';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from './bounded-body.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { type ErrorBody, parseErrorBody } from './error-body.ts';
 import type { ApiError } from './errors.ts';
@@ -76,7 +71,7 @@ export interface HttpClientOptions {
    * process.env, see dispatcher.ts) that `close()` shuts.
    */
   dispatcher?: Dispatcher;
-  /** The most read from a success answer; more is an error. Default MAX_ANSWER_BYTES. */
+  /** The most read from an answer; more is an error for a success answer. Default MAX_ANSWER_BYTES. */
   maxAnswerBytes?: number;
 }
 
@@ -338,9 +333,9 @@ export class HttpClient {
         bodyTimeout: this.timeoutMs,
       });
       const status = response.statusCode;
-      // An error answer is only shown, cut to a line: reading more of it gains nothing.
-      const limit = isSuccess(status) ? this.#maxAnswerBytes : MAX_ERROR_ANSWER_BYTES;
-      // A success answer past the cap is refused whole: its first part is not even decoded.
+      const limit = this.#maxAnswerBytes;
+      // A success answer past the cap is refused whole (its first part is not even decoded); an
+      // error answer keeps its status, and its first part for the message.
       const { text, cut } = await readBounded(response.body, limit, !isSuccess(status));
       if (cut && isSuccess(status)) throw new AnswerTooLargeError('the answer', limit);
       return {

@@ -7,7 +7,7 @@
  * past the idle timeout ends it with an error naming the endpoint and the bound.
  */
 import { type Dispatcher, request } from 'undici';
-import { AnswerTooLargeError, MAX_ERROR_ANSWER_BYTES, readBounded } from './bounded-body.ts';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from './bounded-body.ts';
 import { createDispatcher } from './dispatcher.ts';
 import { parseErrorBody } from './error-body.ts';
 import { type ApiError, RunStreamError } from './errors.ts';
@@ -86,7 +86,7 @@ async function failedAnswer(
   response: Dispatcher.ResponseData,
   url: URL,
 ): Promise<ApiError> {
-  const { text } = await readBounded(response.body, MAX_ERROR_ANSWER_BYTES).catch(() => ({
+  const { text } = await readBounded(response.body, MAX_ANSWER_BYTES).catch(() => ({
     text: '',
   }));
   const status = response.statusCode;
