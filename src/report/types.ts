@@ -84,6 +84,8 @@ export interface CommandReport {
   timeline?: TimelineEntry[];
   /** Dry runs and patches: what changed (or would), field by field. */
   changes?: FieldChange[];
+  /** Patches: names of secrets the deployment already had, sent again (values not comparable). */
+  resentSecrets?: string[];
   smokeTest?: SmokeTestReport;
   /** Authenticate: the URL a person must open to finish the OAuth flow, and its flow id. */
   authUrl?: string;

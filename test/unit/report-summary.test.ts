@@ -88,11 +88,13 @@ describe('renderSummary: a successful deploy', () => {
     expect(summary).toContain(
       '| URL | [https://agent\\-pr\\-12\\.example\\.dev](<https://agent-pr-12.example.dev/>) |',
     );
-    expect(summary).toContain(`| Revision | \`${REVISION_ID}\` |`);
+    // The run's revision is shown once, marked as the active one, not in three rows.
+    expect(summary).toContain(`| Revision | \`${REVISION_ID}\` (active, latest) |`);
+    expect(summary.split(REVISION_ID)).toHaveLength(2); // once: the Revision row
     expect(summary).toContain('| Revision status | `DEPLOYED` |');
     expect(summary).toContain('| Commit | `0123456789abcdef0123456789abcdef01234567` |');
     expect(summary).toContain('| Repository ref | `refs/pull/12/merge` |');
-    expect(summary).toContain(`| Active revision | \`${REVISION_ID}\` |`);
+    expect(summary).not.toContain('| Active revision |');
     expect(summary).toContain('| Tracing project | agent\\-pr\\-12 |');
     expect(summary).toContain('| Deployment status | READY |');
     expect(summary).toContain('| Duration | 8m 20s |');
