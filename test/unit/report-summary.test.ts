@@ -147,6 +147,36 @@ describe('renderSummary: failures', () => {
     expect(links(summary).every((target) => target.startsWith('https://'))).toBe(true);
   });
 
+  it('keeps a list of problems one per line, as the log shows it, with no HTML entities', () => {
+    const summary = renderSummary(
+      deployedReport({
+        outcome: 'failure',
+        headline: 'The inputs are not valid',
+        reason: '2 inputs are not valid:\n- Input \'name\' is bad.\n- Input "wait" is bad.',
+        nextStep: 'Fix them.\nThen re-run.',
+      }),
+    );
+    expect(summary).toContain(
+      '### Why it failed\n\n2 inputs are not valid:  \n\\- Input \'name\' is bad\\.  \n\\- Input "wait" is bad\\.',
+    );
+    expect(summary).toContain('### What to do\n\nFix them\\.  \nThen re\\-run\\.');
+    expect(summary).not.toMatch(/&quot;|&#39;/);
+  });
+
+  it('lists secrets sent again apart from the changes', () => {
+    const summary = renderSummary(
+      deployedReport({
+        changes: [{ path: 'secrets.NEW', from: undefined, to: '***' }],
+        resentSecrets: ['OPENAI_API_KEY'],
+      }),
+    );
+    expect(summary).toContain('| `secrets.NEW` | \\(unset\\) | `"***"` |');
+    expect(summary).not.toContain('secrets.OPENAI_API_KEY');
+    expect(summary).toContain(
+      'Secrets the deployment already has were sent again: `OPENAI_API_KEY`. The server never shows secret values, so they are not compared.',
+    );
+  });
+
   it.each([
     ['timeout', '## ⏱️ deploy timed out', '### Why it timed out'],
     ['cancelled', '## 🚫 deploy was cancelled', '### Why it stopped'],
