@@ -35,6 +35,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
       events: [],
       error: `not run: ${refused}`,
       durationMs: 0,
+      notRun: true,
     };
     report.outcome = 'failure';
     report.reason = `The smoke test was not run: the deployment URL the server reported, ${withoutUserInfo(deploymentUrl)}, is not a safe place for the API key: ${refused}.`;

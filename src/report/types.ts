@@ -50,6 +50,8 @@ export interface SmokeTestReport {
   events: { event: string; data: string }[];
   error?: string;
   durationMs: number;
+  /** The run was never sent (no deployment URL, or one the API key may not go to). */
+  notRun?: boolean;
 }
 
 /** deploy with rollback-on-failure: what happened after the smoke test failed. */

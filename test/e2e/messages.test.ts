@@ -230,6 +230,28 @@ describe('the smoke test and the deployment URL the server returns', () => {
     expect(error).toContain('http://agent.example.test/app');
     expect(error).toContain('plain http');
     expect(error).toContain('allow-insecure-http');
+    expect(emulator.requests.some((request) => request.path.endsWith('/runs/stream'))).toBe(false);
+  });
+
+  it('a smoke test that was not run does not roll back', async () => {
+    const first = await runAction({
+      inputs: containerInputs('http://agent.example.test/app', { 'smoke-test-assistant': '' }),
+      env: ENV,
+    });
+    expect(first.exitCode).toBe(0);
+
+    const run = await runAction({
+      inputs: containerInputs('http://agent.example.test/app', {
+        'image-uri': 'registry.example.com/agent:2',
+        'rollback-on-failure': 'true',
+      }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(shownError(run)).toContain('The smoke test was not run');
+    expect(run.outputs['rolled-back-to']).toBeUndefined();
+    expect(emulator.requests.some((request) => request.path.endsWith('/redeploy'))).toBe(false);
   });
 
   it('sends the run endpoint X-Api-Key and no X-Tenant-Id (spec 4.9)', async () => {
