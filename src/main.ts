@@ -12,6 +12,7 @@ import type { CommandContext, Logger } from './commands/context.ts';
 import { deleteCommand } from './commands/delete.ts';
 import { deploy } from './commands/deploy.ts';
 import { listener } from './commands/listener.ts';
+import { prune } from './commands/prune.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
@@ -35,6 +36,7 @@ const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<voi
   delete: deleteCommand,
   listener,
   authenticate,
+  prune,
 };
 
 /**
@@ -144,6 +146,7 @@ export async function run(): Promise<void> {
       workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
       mask: maskAlways,
       report,
+      github,
     });
   } catch (error) {
     report.outcome = cancellation.signal.aborted ? 'cancelled' : 'failure';

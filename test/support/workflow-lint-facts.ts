@@ -203,13 +203,14 @@ export interface MarkdownWorkflow {
   /** `README.md:27`: the file and the line of the block's opening fence. */
   name: string;
   source: string;
-  /** The block was steps only, wrapped into a one-job workflow. */
+  /** The block was steps or jobs only, wrapped into a workflow. */
   fragment: boolean;
 }
 
 /**
  * Every ```yaml block of a Markdown file. A block that is only steps (it starts with `- `) is
- * wrapped into a one-job workflow with no permissions, so that it is linted like a whole one.
+ * wrapped into a one-job workflow with no permissions, and a block that is only `jobs:` gets an
+ * `on:` and no permissions, so that each is linted like a whole workflow.
  */
 export function markdownWorkflows(markdown: string, file: string): MarkdownWorkflow[] {
   const blocks: MarkdownWorkflow[] = [];
@@ -225,18 +226,22 @@ export function markdownWorkflows(markdown: string, file: string): MarkdownWorkf
       ...body.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)?.[0].length ?? 0),
     );
     const dedented = body.map((line) => line.slice(indent));
-    const fragment = dedented[0]?.startsWith('- ') ?? false;
-    const source = fragment
-      ? [
-          'on: workflow_dispatch',
-          'permissions: {}',
-          'jobs:',
-          '  snippet:',
-          '    runs-on: ubuntu-latest',
-          '    steps:',
-          ...dedented.map((line) => (line === '' ? '' : `      ${line}`)),
-        ].join('\n')
-      : dedented.join('\n');
+    const stepsOnly = dedented[0]?.startsWith('- ') ?? false;
+    const jobsOnly = dedented[0] === 'jobs:';
+    const fragment = stepsOnly || jobsOnly;
+    const source = jobsOnly
+      ? ['on: workflow_dispatch', 'permissions: {}', ...dedented].join('\n')
+      : stepsOnly
+        ? [
+            'on: workflow_dispatch',
+            'permissions: {}',
+            'jobs:',
+            '  snippet:',
+            '    runs-on: ubuntu-latest',
+            '    steps:',
+            ...dedented.map((line) => (line === '' ? '' : `      ${line}`)),
+          ].join('\n')
+        : dedented.join('\n');
     blocks.push({ name: `${file}:${start + 1}`, source: `${source}\n`, fragment });
   }
   return blocks;
