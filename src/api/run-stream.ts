@@ -41,8 +41,8 @@ export const MAX_RUN_STREAM_BYTES = 64 * 1024 * 1024;
 export interface RunStreamOptions {
   /** The deployment's URL (its source_config.custom_url). */
   deploymentUrl: string;
+  /** Sent as X-Api-Key, the one credential the run endpoint takes (spec 4.9): no X-Tenant-Id. */
   apiKey: string;
-  tenantId?: string;
   body: RunStreamRequest;
   signal?: AbortSignal;
   /** See DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS. */
@@ -117,7 +117,7 @@ export async function* runStream(
   const ctx: RequestContext = {
     method: 'POST',
     path: url.pathname,
-    tenantIdSent: Boolean(options.tenantId),
+    tenantIdSent: false,
     redact: createRedactor([options.apiKey]),
   };
   const dispatcher = options.dispatcher ?? createDispatcher();
@@ -141,7 +141,11 @@ async function* streamChunks(
   try {
     response = await request(url, {
       method: 'POST',
-      headers: requestHeaders({ ...options, accept: 'text/event-stream' }),
+      headers: requestHeaders({
+        apiKey: options.apiKey,
+        userAgent: options.userAgent,
+        accept: 'text/event-stream',
+      }),
       body: JSON.stringify(options.body),
       headersTimeout: idleMs,
       bodyTimeout: idleMs,
