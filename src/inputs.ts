@@ -179,7 +179,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     );
   }
 
-  const authenticate = readAuthenticate(text, flag, collector);
+  const authenticate = readAuthenticate(text, flag);
   const requireToken = flag('require-token', false);
   const smokeTest = readSmokeTest(text, collector);
 
@@ -308,11 +308,7 @@ function readRevisionConfig(
   return config;
 }
 
-function readAuthenticate(
-  text: Text,
-  flag: Flag,
-  collector: InputErrorCollector,
-): AuthenticateRequest {
+function readAuthenticate(text: Text, flag: Flag): AuthenticateRequest {
   const request: AuthenticateRequest = {};
   const userId = text('user-id');
   if (userId !== undefined) request.user_id = userId;
@@ -320,8 +316,8 @@ function readAuthenticate(
   if (provider !== undefined) request.provider = provider;
   const scopes = text('scopes');
   if (scopes !== undefined) {
-    const list = collector.attempt(() => parseList(scopes));
-    if (list !== undefined && list.length > 0) request.scopes = list;
+    const list = parseList(scopes);
+    if (list.length > 0) request.scopes = list;
   }
   const agentId = text('agent-id');
   if (agentId !== undefined) request.agent_id = agentId;

@@ -16,10 +16,7 @@
  * Commands answer 204; a malformed command answers 400 {detail}.
  */
 import { z } from 'zod';
-import {
-  type CreateDeploymentRequest,
-  CreateDeploymentRequestSchema,
-} from '../../src/api/schemas.ts';
+import { type CreateDeploymentRequest, CreateDeploymentRequestSchema } from './api-shapes.ts';
 import type { AdminHandler } from './dispatch.ts';
 import { detail, empty, json, type Reply, type RequestBody } from './http.ts';
 import type {
@@ -30,6 +27,7 @@ import type {
   RevisionScript,
   RunStreamScript,
 } from './types.ts';
+import { checkBody } from './validation.ts';
 
 /** What the admin API can do to an emulator: a subset of the Emulator interface. */
 export interface AdminControls {
@@ -136,10 +134,15 @@ const COMMANDS: Record<string, Command> = {
       controls.setPageCap(pageCap ?? undefined);
       return empty(204);
     }),
-  'POST deployments': (controls, body) =>
-    parsed(CreateDeploymentRequestSchema, body, (request) =>
-      json(201, controls.seedDeployment(request)),
-    ),
+  'POST deployments': (controls, body) => {
+    // The public create's own body check (api-shapes.ts), without its unique-name rule.
+    const checked = checkBody(CreateDeploymentRequestSchema, { kind: 'json', value: body });
+    if (!checked.ok) {
+      const problems = checked.issues.map((each) => `${each.loc.join('.')}: ${each.msg}`);
+      return detail(400, problems.join('; '));
+    }
+    return json(201, controls.seedDeployment(checked.value));
+  },
   'GET requests': (controls) => json(200, controls.requests),
   'POST reset': (controls) => {
     controls.reset();
