@@ -82,6 +82,10 @@ export interface Settings {
   authenticate: AuthenticateRequest;
   requireToken: boolean;
   smokeTest?: SmokeTestSettings;
+  /** deploy: send nothing when the active revision already runs what this run would deploy. */
+  skipUnchanged: boolean;
+  /** deploy: redeploy the revision active before this run when the smoke test fails. */
+  rollbackOnFailure: boolean;
   github: GitHubReportingSettings;
   wait: boolean;
   waitTimeoutMs: number;
@@ -182,6 +186,8 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const authenticate = readAuthenticate(text, flag);
   const requireToken = flag('require-token', false);
   const smokeTest = readSmokeTest(text, collector);
+  const skipUnchanged = flag('skip-unchanged', true);
+  const rollbackOnFailure = flag('rollback-on-failure', false);
 
   const githubToken = text('github-token');
   const githubEnvironment = text('github-environment');
@@ -195,6 +201,20 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const waitTimeoutMs = duration('wait-timeout', '30m');
   const pollIntervalMs = duration('poll-interval', '10s');
   const dryRun = flag('dry-run', false);
+  if (rollbackOnFailure && command === 'deploy') {
+    // The rollback follows a failed smoke test: without one it could never happen.
+    if (text('smoke-test-assistant') === undefined) {
+      problem(
+        'rollback-on-failure',
+        "Input 'rollback-on-failure' is true, but 'smoke-test-assistant' is empty: the rollback follows a failed smoke test, and no smoke test would run. Set 'smoke-test-assistant' to an assistant of the app, or remove 'rollback-on-failure'.",
+      );
+    } else if (!wait) {
+      problem(
+        'rollback-on-failure',
+        "Input 'rollback-on-failure' is true, but 'wait' is false: the smoke test, and so the rollback, runs only after waiting for DEPLOYED. Remove 'wait: false', or remove 'rollback-on-failure'.",
+      );
+    }
+  }
 
   // One problem reads best on its own; several are listed together.
   const [onlyError] = collector.errors;
@@ -227,6 +247,8 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     authenticate,
     requireToken,
     ...(smokeTest === undefined ? {} : { smokeTest }),
+    skipUnchanged,
+    rollbackOnFailure,
     github,
     wait,
     waitTimeoutMs,

@@ -72,11 +72,14 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
     report.outcome = 'failure';
     report.reason = `The smoke test of ${deploymentUrl} failed: ${error}.`;
     // A DEPLOYED revision that fails its smoke test may be a bad revision serving production.
+    // Not advised where there is nothing before it (this run created the deployment), nor with
+    // rollback-on-failure, which rolls back itself and says how that went.
     const live =
       report.revision !== undefined && report.deployment?.activeRevisionId === report.revision.id;
-    const rollback = live
-      ? ` It is the active revision: if the app itself is broken, ${ROLLBACK_HOW}.`
-      : '';
+    const rollback =
+      live && report.created !== true && !ctx.settings.rollbackOnFailure
+        ? ` It is the active revision: if the app itself is broken, ${ROLLBACK_HOW}.`
+        : '';
     report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.${rollback}`;
   }
 }
