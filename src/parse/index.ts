@@ -13,4 +13,4 @@ export {
 } from './resource-spec.ts';
 export { parseSecrets, secretValues } from './secrets.ts';
 export { editDistance, nearest } from './suggest.ts';
-export { type ApiUrlOptions, parseApiUrl, parseHttpUrl } from './url.ts';
+export { type ApiUrlOptions, isLoopbackUrl, parseApiUrl, parseHttpUrl } from './url.ts';

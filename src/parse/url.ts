@@ -79,6 +79,11 @@ function notHttpUrl(input: string, text: string): InputError {
   );
 }
 
+/** Whether a (parsed, valid) URL points at this machine: a local emulator or test server. */
+export function isLoopbackUrl(url: string): boolean {
+  return isLoopback(new URL(url).hostname);
+}
+
 /** Loopback hosts, as the URL parser normalises them (`127.1` is already `127.0.0.1`). */
 function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
