@@ -11,7 +11,12 @@
 import { type CreateDeploymentResult, createDeploymentOnce } from './create-deployment.ts';
 import type { ApiError } from './errors.ts';
 import { invalidResponseError } from './failures.ts';
-import { HttpClient, type HttpClientOptions, type HttpRequest } from './http.ts';
+import {
+  HttpClient,
+  type HttpClientOptions,
+  type HttpRequest,
+  type WriteInFlight,
+} from './http.ts';
 import { listQueryParams } from './list-query.ts';
 import { paginate } from './pagination.ts';
 import { checkRequest } from './request-check.ts';
@@ -38,11 +43,14 @@ import {
 } from './schemas.ts';
 
 export type { CreateDeploymentResult } from './create-deployment.ts';
+export type { WriteInFlight } from './http.ts';
 
 export type ControlPlaneClientOptions = HttpClientOptions;
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** No retry is scheduled to start after this time (ms since the epoch); see HttpRequest. */
+  retryDeadline?: number;
 }
 
 /**
@@ -67,6 +75,11 @@ export class ControlPlaneClient {
 
   constructor(options: ControlPlaneClientOptions) {
     this.#http = new HttpClient(options);
+  }
+
+  /** The writes sent and not yet answered (see HttpClient.writesInFlight). */
+  writesInFlight(): WriteInFlight[] {
+    return this.#http.writesInFlight();
   }
 
   /** Closes idle connections. The client must not be used afterwards. */
@@ -187,6 +200,7 @@ export class ControlPlaneClient {
         path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
         subject: { kind: 'deployment', id: deploymentId },
         signal: options.signal,
+        retryDeadline: options.retryDeadline,
       },
       DeploymentSchema,
     );
@@ -244,6 +258,7 @@ export class ControlPlaneClient {
         path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions/${segment(revisionId)}`,
         subject: { kind: 'revision', deploymentId, revisionId },
         signal: options.signal,
+        retryDeadline: options.retryDeadline,
       },
       RevisionSchema,
     );

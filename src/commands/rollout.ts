@@ -8,7 +8,7 @@ import { messageOf } from '../error-message.ts';
 import { formatDuration } from '../parse/index.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { TimelineEntry } from '../report/types.ts';
-import { type WaitOutcome, waitForRevision } from '../wait.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, TimeUp, type WaitOutcome, waitForRevision } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { runSmokeTest } from './smoke-test.ts';
@@ -24,8 +24,11 @@ export async function followRevision(
     id: revisionId,
     status: report.revision?.status ?? 'UNKNOWN',
   };
-  const readRevision = (signal: AbortSignal): Promise<Revision> =>
-    client.getRevision(deployment.id, revisionId, { signal });
+  const readRevision = (signal: AbortSignal, retryDeadline?: number): Promise<Revision> =>
+    client.getRevision(deployment.id, revisionId, {
+      signal,
+      ...(retryDeadline === undefined ? {} : { retryDeadline }),
+    });
 
   if (!settings.wait) {
     const revision = await readRevision(ctx.signal);
@@ -55,12 +58,27 @@ export async function followRevision(
   report.timeline = outcome.timeline;
 
   // The deployment's own view (active revision, URL, status) after the wait; not for a
-  // cancelled run, which must stop at once.
+  // cancelled run, which must stop at once. After a timeout the wait's bound holds: this read
+  // gets the same few seconds of overrun, no more.
   if (outcome.kind !== 'cancelled') {
+    const timeUp =
+      outcome.kind === 'timeout'
+        ? new TimeUp(ctx.clock, ctx.clock.now() + DEFAULT_WAIT_OVERRUN_MS)
+        : undefined;
     try {
-      recordDeployment(report, await client.getDeployment(deployment.id, { signal: ctx.signal }));
+      const signal = timeUp ? AbortSignal.any([ctx.signal, timeUp.signal]) : ctx.signal;
+      const retryDeadline = timeUp ? ctx.clock.now() : undefined;
+      recordDeployment(
+        report,
+        await client.getDeployment(deployment.id, {
+          signal,
+          ...(retryDeadline === undefined ? {} : { retryDeadline }),
+        }),
+      );
     } catch (error) {
       log.warning(`Could not read deployment ${deployment.id} after the wait: ${messageOf(error)}`);
+    } finally {
+      timeUp?.disarm();
     }
   }
   explainOutcome(ctx, outcome, revisionId);
@@ -119,7 +137,7 @@ function explainOutcome(ctx: CommandContext, outcome: WaitOutcome, revisionId: s
     case 'timeout':
       report.outcome = 'timeout';
       report.headline += `; revision ${revisionId} was still ${status} after ${formatDuration(settings.waitTimeoutMs)}`;
-      report.reason = `Revision ${revisionId} did not reach DEPLOYED within wait-timeout ${formatDuration(settings.waitTimeoutMs)}; last status ${status}${timelineText(outcome.timeline)}.${outcome.lastError ? ` The last read failed: ${messageOf(outcome.lastError)}` : ''}`;
+      report.reason = `Revision ${revisionId} did not reach DEPLOYED within wait-timeout ${formatDuration(settings.waitTimeoutMs)}; last status ${status}${timelineText(outcome.timeline)}.${outcome.lastError ? ` The last read failed: ${messageOf(outcome.lastError)}` : ''}${outcome.readStopped ? ` The control plane had not answered the last read ${formatDuration(DEFAULT_WAIT_OVERRUN_MS)} after the deadline, so it was stopped.` : ''}`;
       report.nextStep = `The rollout goes on on the server. Check it later with 'command: status', or raise 'wait-timeout' (a first deploy can take about 15 minutes).`;
       return;
     case 'cancelled':

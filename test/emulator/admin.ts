@@ -40,7 +40,7 @@ const FaultCommand = z.strictObject({
   path: z.string().optional(),
   pathPattern: z.string().optional(),
   times: z.number().int().positive().optional(),
-  kind: z.enum(['status', 'reset', 'slow', 'commit-then-drop']),
+  kind: z.enum(['status', 'reset', 'slow', 'commit-then-drop', 'commit-then-slow']),
   status: z.number().int().min(100).max(599).optional(),
   retryAfter: z.string().optional(),
   delayMs: z.number().nonnegative().optional(),

@@ -123,6 +123,7 @@ async function answer(
   const reply = fault?.kind === 'status' ? injectedReply(fault) : handle(dispatcher, request);
   // The effect has happened (the handler ran); only the answer is lost.
   if (fault?.kind === 'commit-then-drop') return drop(response, entry, fault);
+  if (fault?.kind === 'commit-then-slow') await dispatcher.delays.wait(fault.delayMs ?? 0);
   entry.status = reply.status;
   sendReply(response, reply);
 }

@@ -28,7 +28,7 @@ export interface EmulatorOptions {
   port?: number;
 }
 
-export type FaultKind = 'status' | 'reset' | 'slow' | 'commit-then-drop';
+export type FaultKind = 'status' | 'reset' | 'slow' | 'commit-then-drop' | 'commit-then-slow';
 
 export interface Fault {
   /** Matches when absent or equal (case-insensitive) to the request method. */
@@ -41,7 +41,9 @@ export interface Fault {
    * - 'status': answer `status` with {detail: "injected <status>"} (and Retry-After if given);
    * - 'reset': destroy the socket without answering;
    * - 'slow': wait `delayMs` real milliseconds, then answer normally;
-   * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered.
+   * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered;
+   * - 'commit-then-slow': perform the request's effect at once, then hold the answer `delayMs`
+   *   real milliseconds (a write that reached the server while its client gave up waiting).
    */
   kind: FaultKind;
   status?: number;

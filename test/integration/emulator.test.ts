@@ -760,6 +760,25 @@ describe('faults', () => {
     expect((await call('POST', '/v2/deployments', { body: hostedBody('agent') })).status).toBe(409);
   });
 
+  it("'commit-then-slow' creates the deployment at once and answers only after the delay", async () => {
+    emulator.inject({
+      method: 'POST',
+      path: '/v2/deployments',
+      kind: 'commit-then-slow',
+      delayMs: 300,
+    });
+    let answered = false;
+    const answering = call('POST', '/v2/deployments', { body: hostedBody('agent') }).finally(() => {
+      answered = true;
+    });
+    while (emulator.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    // Created while the answer is still held.
+    expect(emulator.deployments().map((deployment) => deployment.name)).toEqual(['agent']);
+    expect(answered).toBe(false);
+    expect((await answering).status).toBe(201);
+    expect(emulator.requests[0]).toMatchObject({ status: 201, fault: 'commit-then-slow' });
+  });
+
   it("'slow' answers normally after the delay", async () => {
     emulator.inject({ kind: 'slow', delayMs: 20 });
     const answer = await call('GET', '/v2/deployments');
