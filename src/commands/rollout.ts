@@ -6,12 +6,16 @@ import { ApiError } from '../api/errors.ts';
 import type { Deployment, Revision } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
 import { formatDuration } from '../parse/index.ts';
+import { readAfterWrite } from '../read-after-write.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { TimelineEntry } from '../report/types.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, TimeUp, type WaitOutcome, waitForRevision } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { runSmokeTest } from './smoke-test.ts';
+
+/** Actions after which the revision followed is one this run has just produced. */
+const JUST_WRITTEN: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed']);
 
 export async function followRevision(
   ctx: CommandContext,
@@ -24,11 +28,27 @@ export async function followRevision(
     id: revisionId,
     status: report.revision?.status ?? 'UNKNOWN',
   };
-  const readRevision = (signal: AbortSignal, retryDeadline?: number): Promise<Revision> =>
+  const readOnce = (signal: AbortSignal, retryDeadline?: number): Promise<Revision> =>
     client.getRevision(deployment.id, revisionId, {
       signal,
       ...(retryDeadline === undefined ? {} : { retryDeadline }),
     });
+  // The first read of a revision this run just produced may come before the server shows it.
+  let graceLeft = report.action !== undefined && JUST_WRITTEN.has(report.action);
+  const readRevision = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
+    if (!graceLeft) return readOnce(signal, retryDeadline);
+    const revision = await readAfterWrite(() => readOnce(signal, retryDeadline), {
+      clock: ctx.clock,
+      signal,
+      isNotFound: (error) => error instanceof ApiError && error.status === 404,
+      onRetry: (retry, retries, delayMs) =>
+        log.info(
+          `Revision ${revisionId} is not visible yet (404 right after the write); reading it again in ${formatDuration(delayMs)} (${retry}/${retries}).`,
+        ),
+    });
+    graceLeft = false;
+    return revision;
+  };
 
   if (!settings.wait) {
     const revision = await readRevision(ctx.signal);

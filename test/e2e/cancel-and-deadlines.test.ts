@@ -198,3 +198,70 @@ describe('wait-timeout bounds the whole wait', () => {
     expect(error).toContain('503');
   });
 });
+
+describe('read-after-write', () => {
+  /** An emulator whose just-written revisions answer 404 to their first `times` reads. */
+  async function lagAfterWrite(times: number): Promise<void> {
+    await emulator.close();
+    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 30, notFoundAfterWrite: times });
+  }
+
+  it('a 404 on the first reads of the revision just created gets a short grace', async () => {
+    await lagAfterWrite(2);
+
+    const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['revision-status']).toBe('DEPLOYED');
+    expect(run.stdout).toContain(
+      'is not visible yet (404 right after the write); reading it again in 500ms (1/3).',
+    );
+    expect(run.stdout).toContain('reading it again in 1s (2/3).');
+    expect(emulator.deployments()).toHaveLength(1);
+  });
+
+  it('and after a PATCH', async () => {
+    await lagAfterWrite(1);
+    const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
+    expect(first.exitCode).toBe(0);
+
+    const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.created).toBe('false');
+    expect(run.outputs['revision-status']).toBe('DEPLOYED');
+    expect(run.stdout).toContain('reading it again in 500ms (1/3).');
+  });
+
+  it('the grace is bounded: a revision still missing after it fails the step', async () => {
+    await lagAfterWrite(10);
+
+    const { run, tookMs } = await timedRun({ inputs: deployInputs(emulator), env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    expect(tookMs).toBeLessThan(3_500 + PROMPTLY_MS);
+    expect(theError(run)).toContain('Reading revision');
+    expect(theError(run)).toContain('404');
+    const reads = emulator.requests.filter((request) => /\/revisions\//.test(request.path));
+    expect(reads).toHaveLength(4);
+  });
+
+  it('only right after a write: status meets a 404 without a grace', async () => {
+    const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
+    expect(first.exitCode).toBe(0);
+    emulator.inject({ method: 'GET', path: /\/revisions\/[^/]+$/, kind: 'status', status: 404 });
+    const before = emulator.requests.length;
+
+    const run = await runAction({
+      inputs: deployInputs(emulator, { command: 'status' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).not.toContain('is not visible yet');
+    const reads = emulator.requests
+      .slice(before)
+      .filter((request) => /\/revisions\/[^/]+$/.test(request.path));
+    expect(reads).toHaveLength(1);
+  });
+});

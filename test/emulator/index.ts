@@ -118,6 +118,7 @@ class RunningEmulator implements Emulator {
         clock: this.clock,
         stepMs,
         deleteAfterMs: options.deleteAfterMs ?? stepMs,
+        notFoundAfterWrite: options.notFoundAfterWrite ?? 0,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),

@@ -24,6 +24,12 @@ export interface EmulatorOptions {
   clock?: 'real' | 'manual';
   /** How long a deleted deployment reports AWAITING_DELETE before it is gone. Default stepMs. */
   deleteAfterMs?: number;
+  /**
+   * Read-after-write lag, default 0: a revision just added by a create, PATCH or redeploy (and a
+   * deployment just created) answers 404 to its first N single GETs, as an eventually consistent
+   * server may right after a write.
+   */
+  notFoundAfterWrite?: number;
   /** Default 0 (a free port). The host is always 127.0.0.1. */
   port?: number;
 }

@@ -779,6 +779,24 @@ describe('faults', () => {
     expect(emulator.requests[0]).toMatchObject({ status: 201, fault: 'commit-then-slow' });
   });
 
+  it('notFoundAfterWrite: a just-written revision and a just-created deployment answer 404 first', async () => {
+    await start({ notFoundAfterWrite: 2 });
+    const created = await call('POST', '/v2/deployments', { body: hostedBody('agent') });
+    const { id, latest_revision_id: revisionId } = created.body as {
+      id: string;
+      latest_revision_id: string;
+    };
+    const revisionPath = `/v2/deployments/${id}/revisions/${revisionId}`;
+    const statuses: number[] = [];
+    for (let read = 0; read < 3; read++) statuses.push((await call('GET', revisionPath)).status);
+    expect(statuses).toEqual([404, 404, 200]);
+    const deploymentReads: number[] = [];
+    for (let read = 0; read < 3; read++) {
+      deploymentReads.push((await call('GET', `/v2/deployments/${id}`)).status);
+    }
+    expect(deploymentReads).toEqual([404, 404, 200]);
+  });
+
   it("'slow' answers normally after the delay", async () => {
     emulator.inject({ kind: 'slow', delayMs: 20 });
     const answer = await call('GET', '/v2/deployments');
