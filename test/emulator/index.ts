@@ -21,6 +21,7 @@ import { ADMIN_PREFIX, type Dispatcher, dispatch } from './dispatch.ts';
 import { FaultDelays, FaultQueue } from './faults.ts';
 import { detail, sendReply } from './http.ts';
 import { ListenerRegistry } from './listeners.ts';
+import { TokenBucket } from './rate-limit.ts';
 import { RunStreamScripts } from './run-stream.ts';
 import { DeploymentStore } from './store.ts';
 import type {
@@ -40,6 +41,7 @@ export type {
   Fault,
   FaultKind,
   ListenerInput,
+  RateLimit,
   RecordedRequest,
   RevisionOutcome,
   RevisionScript,
@@ -131,6 +133,7 @@ class RunningEmulator implements Emulator {
       delays: this.delays,
       requests: this.requests,
       admin: adminHandler(this, ADMIN_PREFIX),
+      rateLimit: options.rateLimit && new TokenBucket(options.rateLimit, this.clock),
     };
   }
 

@@ -4,6 +4,10 @@
  * and the action's end-to-end tests: change them only together with those.
  */
 
+import type { RateLimit } from './rate-limit.ts';
+
+export type { RateLimit } from './rate-limit.ts';
+
 export interface EmulatorOptions {
   /** The only key accepted in X-Api-Key. Default 'emulator-key'. */
   apiKey?: string;
@@ -30,6 +34,11 @@ export interface EmulatorOptions {
    * server may right after a write.
    */
   notFoundAfterWrite?: number;
+  /**
+   * A token-bucket limit on the API (not the admin routes): beyond it, 429 with Retry-After.
+   * Default: none.
+   */
+  rateLimit?: RateLimit;
   /** Default 0 (a free port). The host is always 127.0.0.1. */
   port?: number;
 }

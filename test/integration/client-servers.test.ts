@@ -307,7 +307,7 @@ describe('answers', () => {
       else reply(response, 200, { resources: [], offset: 0 });
     });
     await client(server.url, { now: () => now }).listDeployments();
-    expect(sleeps).toEqual([12_000]);
+    expect(sleeps).toEqual([12_000 + 500]); // plus the jitter: half of the first 1 s backoff
   });
 
   it('a refused connection is retried, even for a POST, and never looked up', async () => {
@@ -538,7 +538,7 @@ describe('retryDeadline (the wait-timeout of the caller)', () => {
     expect(server.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
     expect(debugLines.at(-1)).toContain(
-      "not retried: a retry in 60000 ms would start after the caller's deadline",
+      "not retried: a retry in 60500 ms would start after the caller's deadline",
     );
   });
 
@@ -553,6 +553,6 @@ describe('retryDeadline (the wait-timeout of the caller)', () => {
       retryDeadline: now + 10_000,
     });
     expect(revision.status).toBe('BUILDING');
-    expect(sleeps).toEqual([5_000]);
+    expect(sleeps).toEqual([5_500]);
   });
 });

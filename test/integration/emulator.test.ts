@@ -797,6 +797,25 @@ describe('faults', () => {
     expect(deploymentReads).toEqual([404, 404, 200]);
   });
 
+  it('rateLimit: a token bucket answers 429 with Retry-After beyond its rate', async () => {
+    await start({ rateLimit: { perSecond: 2, burst: 3 } });
+    const statuses: number[] = [];
+    for (let read = 0; read < 4; read++)
+      statuses.push((await call('GET', '/v2/deployments')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await call('GET', '/v2/deployments');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    emulator.advance(500); // one token back
+    expect((await call('GET', '/v2/deployments')).status).toBe(200);
+    expect((await call('GET', '/v2/deployments')).status).toBe(429);
+    emulator.advance(60_000); // the bucket holds no more than the burst
+    const after: number[] = [];
+    for (let read = 0; read < 4; read++) after.push((await call('GET', '/v2/deployments')).status);
+    expect(after).toEqual([200, 200, 200, 429]);
+    expect(emulator.requests.filter((request) => request.status === 429)).toHaveLength(4);
+  });
+
   it("'slow' answers normally after the delay", async () => {
     emulator.inject({ kind: 'slow', delayMs: 20 });
     const answer = await call('GET', '/v2/deployments');
