@@ -83,6 +83,10 @@ export interface Settings {
   authenticate: AuthenticateRequest;
   requireToken: boolean;
   smokeTest?: SmokeTestSettings;
+  /** deploy: send nothing when the active revision already runs what this run would deploy. */
+  skipUnchanged: boolean;
+  /** deploy: redeploy the revision active before this run when the smoke test fails. */
+  rollbackOnFailure: boolean;
   github: GitHubReportingSettings;
   wait: boolean;
   waitTimeoutMs: number;
@@ -204,9 +208,11 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     );
   }
 
-  const authenticate = readAuthenticate(text, flag, collector);
+  const authenticate = readAuthenticate(text, flag);
   const requireToken = flag('require-token', false);
   const smokeTest = readSmokeTest(text, duration);
+  const skipUnchanged = flag('skip-unchanged', true);
+  const rollbackOnFailure = flag('rollback-on-failure', false);
 
   const githubToken = text('github-token');
   const githubEnvironment = text('github-environment');
@@ -224,6 +230,20 @@ export function readSettings(read: InputReader, env: Environment): Settings {
       : DURATION_BOUNDS['poll-interval'];
   const pollIntervalMs = duration('poll-interval', '10s', pollBounds);
   const dryRun = flag('dry-run', false);
+  if (rollbackOnFailure && command === 'deploy') {
+    // The rollback follows a failed smoke test: without one it could never happen.
+    if (text('smoke-test-assistant') === undefined) {
+      problem(
+        'rollback-on-failure',
+        "Input 'rollback-on-failure' is true, but 'smoke-test-assistant' is empty: the rollback follows a failed smoke test, and no smoke test would run. Set 'smoke-test-assistant' to an assistant of the app, or remove 'rollback-on-failure'.",
+      );
+    } else if (!wait) {
+      problem(
+        'rollback-on-failure',
+        "Input 'rollback-on-failure' is true, but 'wait' is false: the smoke test, and so the rollback, runs only after waiting for DEPLOYED. Remove 'wait: false', or remove 'rollback-on-failure'.",
+      );
+    }
+  }
 
   // One problem reads best on its own; several are listed together.
   const [onlyError] = collector.errors;
@@ -256,6 +276,8 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     authenticate,
     requireToken,
     ...(smokeTest === undefined ? {} : { smokeTest }),
+    skipUnchanged,
+    rollbackOnFailure,
     github,
     wait,
     waitTimeoutMs,
@@ -337,11 +359,7 @@ function readRevisionConfig(
   return config;
 }
 
-function readAuthenticate(
-  text: Text,
-  flag: Flag,
-  collector: InputErrorCollector,
-): AuthenticateRequest {
+function readAuthenticate(text: Text, flag: Flag): AuthenticateRequest {
   const request: AuthenticateRequest = {};
   const userId = text('user-id');
   if (userId !== undefined) request.user_id = userId;
@@ -349,8 +367,8 @@ function readAuthenticate(
   if (provider !== undefined) request.provider = provider;
   const scopes = text('scopes');
   if (scopes !== undefined) {
-    const list = collector.attempt(() => parseList(scopes));
-    if (list !== undefined && list.length > 0) request.scopes = list;
+    const list = parseList(scopes);
+    if (list.length > 0) request.scopes = list;
   }
   const agentId = text('agent-id');
   if (agentId !== undefined) request.agent_id = agentId;

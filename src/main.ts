@@ -14,7 +14,7 @@ import { listener } from './commands/listener.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
-import { COMMANDS, readSettings, type Settings } from './inputs.ts';
+import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
 import { InputError, InputErrors, secretValues } from './parse/index.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
 import type { GitHubReporting } from './report/github.ts';
@@ -118,6 +118,7 @@ export async function run(): Promise<void> {
       clock: systemClock,
       signal: cancellation.signal,
       log: coreLogger,
+      workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
       mask: (value) => core.setSecret(value),
       report,
     });

@@ -42,7 +42,6 @@ export const TERMINAL_REVISION_STATUSES = [
   ...FAILED_REVISION_STATUSES,
   'SKIPPED',
 ] as const;
-export type TerminalRevisionStatus = (typeof TERMINAL_REVISION_STATUSES)[number];
 
 export type RevisionStatusClass = 'deployed' | 'failed' | 'skipped' | 'pending';
 

@@ -8,7 +8,7 @@
  * and 502/503/504; POSTs only when the server cannot have acted on them, and creating a
  * deployment recovers from a lost answer by looking the name up (see create-deployment.ts).
  */
-import { type CreateDeploymentResult, createDeploymentOnce } from './create-deployment.ts';
+import { createDeploymentOnce } from './create-deployment.ts';
 import type { ApiError } from './errors.ts';
 import { invalidResponseError } from './failures.ts';
 import {
@@ -42,7 +42,6 @@ import {
   RevisionSchema,
 } from './schemas.ts';
 
-export type { CreateDeploymentResult } from './create-deployment.ts';
 export type { WriteInFlight } from './http.ts';
 
 export type ControlPlaneClientOptions = HttpClientOptions;
@@ -112,25 +111,14 @@ export class ControlPlaneClient {
   }
 
   /**
-   * Creates a deployment, never two: see createDeploymentWithRecovery, which also tells
-   * whether the deployment was found by name after a lost answer.
+   * Creates a deployment, never two. When the answer is lost (connection dropped, timeout, 5xx),
+   * the deployment is looked up by name before the POST is sent again, and a deployment found
+   * that way is returned as if the POST had answered.
    */
   async createDeployment(
     body: CreateDeploymentRequest,
     options: CallOptions = {},
   ): Promise<Deployment> {
-    return (await this.createDeploymentWithRecovery(body, options)).deployment;
-  }
-
-  /**
-   * Creates a deployment. When the answer is lost (connection dropped, timeout, 5xx), the
-   * deployment is looked up by name before the POST is sent again, and a deployment found that
-   * way is returned with `recovered: true`.
-   */
-  async createDeploymentWithRecovery(
-    body: CreateDeploymentRequest,
-    options: CallOptions = {},
-  ): Promise<CreateDeploymentResult> {
     const request = checkRequest(CreateDeploymentRequestSchema, body, 'create deployment request');
     return createDeploymentOnce(
       this.#http,

@@ -9,19 +9,13 @@
  * the earlier attempt did create it (it became visible between the lookup and the repeat), so
  * it is looked up again and returned.
  *
- * A deployment found this way is reported with `recovered: true`. It is the one this request
- * created, unless another job created the same name at the same moment: the name is the
- * deployment's identity, so both cases mean "the deployment with this name now exists".
+ * A deployment found this way is the one this request created, unless another job created the
+ * same name at the same moment: the name is the deployment's identity, so both cases mean "the
+ * deployment with this name now exists", and the caller gets it like any created one.
  */
 import { ApiError } from './errors.ts';
 import type { HttpClient, HttpRequest } from './http.ts';
 import { type CreateDeploymentRequest, type Deployment, DeploymentSchema } from './schemas.ts';
-
-export interface CreateDeploymentResult {
-  deployment: Deployment;
-  /** The answer to the create was lost and the deployment was found by name instead. */
-  recovered: boolean;
-}
 
 export type LookupByName = (
   name: string,
@@ -33,7 +27,7 @@ export async function createDeploymentOnce(
   body: CreateDeploymentRequest,
   lookup: LookupByName,
   signal: AbortSignal | undefined,
-): Promise<CreateDeploymentResult> {
+): Promise<Deployment> {
   const request: HttpRequest = {
     method: 'POST',
     path: '/v2/deployments',
@@ -47,11 +41,7 @@ export async function createDeploymentOnce(
   let attempts = 0;
   for (;;) {
     try {
-      const deployment = await http.json(
-        { ...request, previousAttempts: attempts },
-        DeploymentSchema,
-      );
-      return { deployment, recovered: false };
+      return await http.json({ ...request, previousAttempts: attempts }, DeploymentSchema);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       attempts = error.attempts;
@@ -69,7 +59,7 @@ export async function createDeploymentOnce(
           `POST /v2/deployments: deployment ${body.name} exists (${found.id}); not sending again`,
           redact,
         );
-        return { deployment: found, recovered: true };
+        return found;
       }
       if (conflictAfterLoss || !error.retryable || attempts > http.policy.maxRetries) throw error;
       const wait = http.retryDelay(attempts - 1, error.retryAfterMs);

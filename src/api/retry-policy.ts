@@ -47,7 +47,7 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 5
  * PATCH that carries revision fields or secrets may add one more revision with identical
  * content; the response's latest_revision_id names the newest, which is the one to wait for.
  */
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'DELETE', 'PATCH']);
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'DELETE', 'PATCH']);
 
 /**
  * Full-jitter exponential backoff: a uniformly random delay between 0 and

@@ -56,11 +56,11 @@ export type OpenEnum<Known extends string> = Known | (string & {});
 const openEnum = <Known extends string>() =>
   z.string() as unknown as z.ZodType<OpenEnum<Known>, string>;
 
-export type RevisionStatus = OpenEnum<KnownRevisionStatus>;
-export type DeploymentStatus = OpenEnum<KnownDeploymentStatus>;
-
 // ---------------------------------------------------------------------------------------------
 // resource_spec (2.4): strict, because it is what users write in the `resource-spec` input.
+// "Numbers are integers unless marked number": only cpu, cpu_limit, queue_cpu and
+// queue_cpu_limit are marked, so orchestrator_cpu, executor_cpu, db_cpu (and their limits) are
+// integers like every other count.
 // ---------------------------------------------------------------------------------------------
 
 const int = z.number().int().nonnegative();
@@ -128,22 +128,22 @@ export const ResourceSpecSchema = z.strictObject({
   queue_memory_mb: int.optional(),
   queue_memory_limit_mb: int.optional(),
   // Orchestrator
-  orchestrator_cpu: num.optional(),
-  orchestrator_cpu_limit: num.optional(),
+  orchestrator_cpu: int.optional(),
+  orchestrator_cpu_limit: int.optional(),
   orchestrator_memory_mb: int.optional(),
   orchestrator_memory_limit_mb: int.optional(),
   orchestrator_min_scale: int.optional(),
   orchestrator_max_scale: int.optional(),
   // Executor
-  executor_cpu: num.optional(),
-  executor_cpu_limit: num.optional(),
+  executor_cpu: int.optional(),
+  executor_cpu_limit: int.optional(),
   executor_memory_mb: int.optional(),
   executor_memory_limit_mb: int.optional(),
   // Cache
   cache_memory_mb: int.optional(),
   // Database
-  db_cpu: num.optional(),
-  db_cpu_limit: num.optional(),
+  db_cpu: int.optional(),
+  db_cpu_limit: int.optional(),
   db_memory_mb: int.optional(),
   db_memory_limit_mb: int.optional(),
   db_storage_gi: int.optional(),
@@ -169,15 +169,18 @@ export const RESOURCE_SPEC_KEYS = Object.keys(ResourceSpecSchema.shape) as (keyo
 export const SecretSchema = z.strictObject({ name: z.string().min(1), value: z.string() });
 export type Secret = z.infer<typeof SecretSchema>;
 
+/** "string, UUID" (2.2): the 8-4-4-4-12 hexadecimal form, any version. */
+const uuid = z.guid();
+
 export const ListenerConfigSchema = z.strictObject({ k8s_namespace: z.string() });
 
 export const SourceConfigSchema = z.strictObject({
-  integration_id: z.string().optional(),
+  integration_id: uuid.optional(),
   repo_url: z.string().optional(),
   build_on_push: z.boolean().optional(),
   custom_url: z.string().optional(),
   resource_spec: ResourceSpecSchema.optional(),
-  listener_id: z.string().optional(),
+  listener_id: uuid.optional(),
   listener_config: ListenerConfigSchema.optional(),
   install_command: z.string().optional(),
   build_command: z.string().optional(),
@@ -231,7 +234,7 @@ export interface ListDeploymentsQuery {
   limit?: number;
   offset?: number;
   name_contains?: string;
-  status?: string;
+  status?: KnownDeploymentStatus;
   remote_reconciled?: boolean;
   tag_value_ids?: string[];
   image_version?: string;
@@ -343,7 +346,8 @@ export const ListDeploymentsQuerySchema = z.strictObject({
   limit: z.number().int().min(1).max(100).optional(),
   offset: z.number().int().nonnegative().optional(),
   name_contains: z.string().optional(),
-  status: z.string().optional(),
+  // A filter by a status the server does not know is answered with 422 ("status value", 4.4).
+  status: z.enum(DEPLOYMENT_STATUSES).optional(),
   remote_reconciled: z.boolean().optional(),
   tag_value_ids: z.array(z.string()).optional(),
   image_version: z.string().optional(),
@@ -364,4 +368,3 @@ export const RevisionListSchema = z.union([
     .array(RevisionSchema)
     .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
 ]);
-export type RevisionList = z.infer<typeof RevisionListSchema>;

@@ -3,6 +3,7 @@ import type { ControlPlaneClient } from '../api/client.ts';
 import type { Clock } from '../clock.ts';
 import type { Settings } from '../inputs.ts';
 import type { CommandReport } from '../report/types.ts';
+import type { WorkflowCheckout } from '../skip.ts';
 
 /** The log, as commands see it. The edge implements it with src/runner.ts. */
 export interface Logger {
@@ -19,6 +20,11 @@ export interface CommandContext {
   /** Aborted when the runner cancels the job (SIGINT/SIGTERM). */
   signal: AbortSignal;
   log: Logger;
+  /**
+   * The workflow's own ref (what `repo-ref` defaults to) and the commit it runs for (the PR head
+   * on pull requests): what a deploy of that ref builds. Absent outside a workflow.
+   */
+  workflow?: WorkflowCheckout;
   /** Registers a value the log must never show (a token the server returned). */
   mask(value: string): void;
   /**

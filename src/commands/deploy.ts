@@ -3,12 +3,15 @@
  * the revision this run produced until it is DEPLOYED.
  */
 import type { Deployment } from '../api/schemas.ts';
-import { type DeployPlan, planDeploy, planToJson } from '../plan.ts';
+import { messageOf } from '../error-message.ts';
+import { type DeployPlan, type DesiredDeployment, planDeploy, planToJson } from '../plan.ts';
 import { logSafe } from '../report/log-text.ts';
+import { decideSkip, type SkipDecision } from '../skip.ts';
 import type { CommandContext } from './context.ts';
-import { recordDeployment } from './describe.ts';
+import { recordDeployment, recordRevision } from './describe.ts';
 import { checkListenerServes } from './listener.ts';
-import { followRevision } from './rollout.ts';
+import { rollBackIfAsked } from './rollback.ts';
+import { followRevision, smokeTestIfAsked } from './rollout.ts';
 import { findDeployment } from './target.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
@@ -23,18 +26,25 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     );
   }
 
-  const plan = planDeploy(
-    {
-      ...(settings.target.name === undefined ? {} : { name: settings.target.name }),
-      source: settings.source,
-      sourceConfig: settings.sourceConfig,
-      revisionConfig: settings.revisionConfig,
-      secrets: settings.secrets,
-    },
-    existing,
-  );
+  const desired: DesiredDeployment = {
+    ...(settings.target.name === undefined ? {} : { name: settings.target.name }),
+    source: settings.source,
+    sourceConfig: settings.sourceConfig,
+    revisionConfig: settings.revisionConfig,
+    secrets: settings.secrets,
+  };
+  const plan = planDeploy(desired, existing);
   const name = existing?.name ?? settings.target.name;
   report.changes = plan.changes;
+
+  if (settings.skipUnchanged && existing) {
+    const decision = await decideWhetherToSkip(ctx, desired, plan, existing);
+    if (decision.kind === 'skip') {
+      await skip(ctx, existing, decision);
+      return;
+    }
+    log.info(`Not skipped (skip-unchanged): ${decision.reason}.`);
+  }
   logPlan(ctx, plan, name);
 
   if (settings.dryRun) {
@@ -54,6 +64,7 @@ export async function deploy(ctx: CommandContext): Promise<void> {
       client.createDeployment(plan.body, { signal: ctx.signal }),
     );
     report.created = true;
+    report.skipped = false;
     report.action = 'created';
     report.headline = `Created deployment ${deployment.name}`;
   } else {
@@ -61,6 +72,7 @@ export async function deploy(ctx: CommandContext): Promise<void> {
       client.patchDeployment(plan.deploymentId, plan.body, { signal: ctx.signal }),
     );
     report.created = false;
+    report.skipped = false;
     report.action = 'patched';
     report.headline = `Patched deployment ${deployment.name}`;
   }
@@ -80,6 +92,76 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     );
   }
   await followRevision(ctx, deployment, revisionId);
+  await rollBackIfAsked(ctx, {
+    deploymentId: deployment.id,
+    previousRevisionId: existing?.active_revision_id ?? undefined,
+    deployedRevisionId: revisionId,
+    created: plan.action === 'create',
+  });
+}
+
+/** decideSkip, with the one read it may ask for; a failed read means "deploy". */
+async function decideWhetherToSkip(
+  ctx: CommandContext,
+  desired: DesiredDeployment,
+  plan: DeployPlan,
+  existing: Deployment,
+): Promise<Exclude<SkipDecision, { kind: 'read-active' }>> {
+  const input = { desired, plan, existing, workflow: ctx.workflow ?? {} };
+  const first = decideSkip(input);
+  if (first.kind !== 'read-active') return first;
+  try {
+    const activeRevision = await ctx.client.getRevision(existing.id, first.revisionId, {
+      signal: ctx.signal,
+    });
+    const decision = decideSkip({ ...input, activeRevision });
+    return decision.kind === 'read-active'
+      ? { kind: 'deploy', reason: 'the active revision could not be compared' }
+      : decision;
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return {
+      kind: 'deploy',
+      reason: `active revision ${first.revisionId} could not be read (${messageOf(error)})`,
+    };
+  }
+}
+
+/** The active revision already runs this: no write, no wait; the outputs describe it. */
+async function skip(
+  ctx: CommandContext,
+  existing: Deployment,
+  decision: Extract<SkipDecision, { kind: 'skip' }>,
+): Promise<void> {
+  const { report, log, settings } = ctx;
+  const { revision } = decision;
+  recordRevision(report, revision);
+  log.info(`Skipped (skip-unchanged): ${decision.reason}`);
+  if (settings.dryRun) {
+    report.outcome = 'planned';
+    report.action = 'unchanged';
+    report.plan = {
+      action: 'skip',
+      deployment_id: existing.id,
+      name: existing.name,
+      revision_id: revision.id,
+      reason: decision.reason,
+    };
+    report.headline = `Dry run: would skip deployment ${existing.name}: revision ${revision.id} already runs this`;
+    return;
+  }
+  report.outcome = 'success';
+  report.action = 'unchanged';
+  report.created = false;
+  report.skipped = true;
+  report.reason = decision.reason;
+  report.headline = `Skipped deployment ${existing.name}: revision ${revision.id} already runs this and is DEPLOYED`;
+  // A re-run must not turn a failed smoke test green by skipping it: the same check runs.
+  await smokeTestIfAsked(ctx);
+  if (report.smokeTest?.result === 'failed') {
+    report.nextStep =
+      `${report.nextStep ?? ''} This run changed nothing on the server (it was skipped), so nothing was rolled back.`.trim();
+  }
 }
 
 function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined): void {

@@ -16,6 +16,7 @@ export function outputsOf(report: CommandReport): Record<string, string> {
   set('revision-status', revision?.status);
   set('active-revision-id', deployment?.activeRevisionId);
   if (report.created !== undefined) set('created', String(report.created));
+  if (report.skipped !== undefined) set('skipped', String(report.skipped));
   set('repo-commit-sha', revision?.commitSha);
   set('tracing-project', deployment?.tracingProject);
   if (report.plan) set('plan', JSON.stringify(report.plan));
@@ -26,6 +27,8 @@ export function outputsOf(report: CommandReport): Record<string, string> {
   set('auth-url', report.authUrl);
   set('auth-id', report.authId);
   set('smoke-test-result', report.smokeTest?.result);
+  if (report.rollback?.result === 'rolled-back')
+    set('rolled-back-to', report.rollback.toRevisionId);
   if (report.result) set('result', JSON.stringify(report.result));
   return outputs;
 }

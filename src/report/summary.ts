@@ -19,7 +19,13 @@ import {
 } from './markdown.ts';
 import { OUTCOME_EMOJI } from './outcome.ts';
 import { formatTimeline } from './timeline.ts';
-import type { CommandReport, FieldChange, Outcome, SmokeTestReport } from './types.ts';
+import type {
+  CommandReport,
+  FieldChange,
+  Outcome,
+  RollbackReport,
+  SmokeTestReport,
+} from './types.ts';
 
 /** Longest text shown, in code points, per kind of field. */
 export const SUMMARY_LIMITS = {
@@ -66,6 +72,7 @@ export function renderSummary(report: CommandReport): string {
     timelineSection(report),
     changesSection(report),
     smokeTestSection(report),
+    rollbackSection(report),
     authenticationSection(report),
     listenerSection(report),
     footer(report),
@@ -230,6 +237,28 @@ function smokeEventsTable({ events }: SmokeTestReport): string {
   const more = events.length - shown.length;
   const note = more > 0 ? `\n\n… and ${more} more events.` : '';
   return `${events.length} events received.\n\n${table(['No.', 'Event', 'Data'], rows)}${note}`;
+}
+
+const ROLLBACK_HEADING: Record<RollbackReport['result'], string> = {
+  'rolled-back': '### Rollback ✅ production is back on the previous revision',
+  'nothing-to-roll-back': '### Rollback: nothing to roll back to',
+  failed: '### Rollback ❌ failed',
+  timeout: '### Rollback ⏱️ did not finish in time',
+  cancelled: '### Rollback 🚫 cancelled',
+};
+
+function rollbackSection({ rollback }: CommandReport): string {
+  if (!rollback) return '';
+  const rows: TableCell[][] = [['Failed the smoke test', code(rollback.fromRevisionId)]];
+  if (rollback.toRevisionId) rows.push(['Rolled back to', code(rollback.toRevisionId)]);
+  if (rollback.producedRevisionId) rows.push(['Redeployed as', code(rollback.producedRevisionId)]);
+  if (rollback.status) rows.push(['Status', code(rollback.status)]);
+  if (rollback.servingRevisionId) rows.push(['Serving now', code(rollback.servingRevisionId)]);
+  const timeline =
+    rollback.timeline && rollback.timeline.length > 0
+      ? `\n\n${formatTimeline(rollback.timeline)}`
+      : '';
+  return `${ROLLBACK_HEADING[rollback.result] ?? '### Rollback'}\n\n${table(['', ''], rows)}${timeline}`;
 }
 
 function authenticationSection(report: CommandReport): string {

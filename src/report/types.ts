@@ -52,6 +52,27 @@ export interface SmokeTestReport {
   durationMs: number;
 }
 
+/** deploy with rollback-on-failure: what happened after the smoke test failed. */
+export interface RollbackReport {
+  /**
+   * - 'rolled-back': the revision active before this run was redeployed and is DEPLOYED again;
+   * - 'nothing-to-roll-back': no revision was active before this run (e.g. it created the deployment);
+   * - 'failed', 'timeout', 'cancelled': the rollback was started (or tried) and did not finish.
+   */
+  result: 'rolled-back' | 'nothing-to-roll-back' | 'failed' | 'timeout' | 'cancelled';
+  /** The revision this run deployed, which failed the smoke test. */
+  fromRevisionId: string;
+  /** The revision that was active before this run: the one redeployed. */
+  toRevisionId?: string;
+  /** The revision the redeploy produced, when the server made a new one. */
+  producedRevisionId?: string;
+  /** Last status seen of the redeployed revision. */
+  status?: string;
+  /** The deployment's active revision when the step ended, when known: what serves now. */
+  servingRevisionId?: string;
+  timeline?: TimelineEntry[];
+}
+
 export interface CommandReport {
   command: CommandName;
   outcome: Outcome;
@@ -96,6 +117,9 @@ export interface CommandReport {
   listener?: { id: string; computeId?: string; namespaces?: string[] };
   /** True when this run created the deployment. */
   created?: boolean;
+  /** deploy: true when nothing was sent because the active revision already runs it. */
+  skipped?: boolean;
+  rollback?: RollbackReport;
   /** The final deployment as the server returned it, secret values removed (the `result` output). */
   result?: Record<string, unknown>;
   /** Dry runs: the plan (the `plan` output), secret values hidden. */

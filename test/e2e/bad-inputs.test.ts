@@ -56,6 +56,12 @@ const BEFORE_ANY_REQUEST: [string, Record<string, string>, string, RegExp][] = [
     /memory_mb/,
   ],
   [
+    'resource-spec fractional orchestrator_cpu (an integer in the spec)',
+    { 'resource-spec': 'orchestrator_cpu: 0.5' },
+    'resource-spec',
+    /orchestrator_cpu: expected an integer, got 0\.5/,
+  ],
+  [
     'container source without image',
     { source: 'external_container', 'graph-config-path': '' },
     'image-uri',

@@ -3,7 +3,7 @@
  * the flow's auth_id, no token), the answer for a user who has not authorized the provider yet.
  */
 import { randomUUID } from 'node:crypto';
-import { AuthenticateRequestSchema } from '../../src/api/schemas.ts';
+import { AuthenticateRequestSchema } from './api-shapes.ts';
 import type { EmulatorContext } from './context.ts';
 import { type EmulatorRequest, json, type Reply } from './http.ts';
 import type { AuthenticateResult } from './types.ts';

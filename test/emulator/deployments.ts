@@ -5,18 +5,17 @@
 import {
   type CreateDeploymentRequest,
   CreateDeploymentRequestSchema,
+  NAME_PATTERN,
   type PatchDeploymentRequest,
   PatchDeploymentRequestSchema,
   type SourceKind,
-} from '../../src/api/schemas.ts';
+} from './api-shapes.ts';
 import type { EmulatorContext } from './context.ts';
 import { detail, type EmulatorRequest, empty, json, type Reply, type RequestBody } from './http.ts';
 import { listPage, parseListQuery } from './list-query.ts';
 import type { StoredDeployment } from './store.ts';
 import { checkBody, issue, missing, type ValidationIssue, validationError } from './validation.ts';
 import { deploymentView, revisionView } from './views.ts';
-
-const NAME_PATTERN = /^[a-z0-9-]+$/;
 
 function isContainer(source: SourceKind): boolean {
   return source === 'external_container' || source === 'internal_container';

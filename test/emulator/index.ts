@@ -12,8 +12,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Deployment, Listener, Revision, Secret } from '../../src/api/schemas.ts';
 import { adminHandler } from './admin.ts';
+import type { Deployment, Listener, Revision, Secret } from './api-shapes.ts';
 import { AuthenticateState } from './authenticate.ts';
 import { type EmulatorClock, manualClock, realClock } from './clock.ts';
 import type { EmulatorContext } from './context.ts';

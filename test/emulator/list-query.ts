@@ -2,8 +2,8 @@
  * The query of GET /v2/deployments: parsing with pydantic-like 422s, and filtering.
  * Unknown query parameters are ignored, as a FastAPI server does.
  */
-import type { Deployment } from '../../src/api/schemas.ts';
-import { DEPLOYMENT_STATUSES, DEPLOYMENT_TYPES } from '../../src/api/schemas.ts';
+import type { Deployment } from './api-shapes.ts';
+import { DEPLOYMENT_STATUSES, DEPLOYMENT_TYPES } from './api-shapes.ts';
 import { issue, type ValidationIssue } from './validation.ts';
 
 export const DEFAULT_LIMIT = 20;

@@ -3,7 +3,7 @@
  * them through the emulator (addListener or POST /_emulator/listeners).
  */
 import { randomUUID } from 'node:crypto';
-import type { Listener } from '../../src/api/schemas.ts';
+import { type Listener, UUID_PATTERN } from './api-shapes.ts';
 import type { EmulatorClock } from './clock.ts';
 import { isoAt } from './clock.ts';
 import type { EmulatorContext } from './context.ts';
@@ -11,7 +11,6 @@ import { detail, type EmulatorRequest, json, type Reply } from './http.ts';
 import type { ListenerInput } from './types.ts';
 import { issue, validationError } from './validation.ts';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_COMPUTE_ID = 'emulator-cluster';
 const DEFAULT_NAMESPACES = ['default'];
 

@@ -11,7 +11,7 @@ import type {
   SourceConfig,
   SourceKind,
   SourceRevisionConfig,
-} from '../../src/api/schemas.ts';
+} from './api-shapes.ts';
 import type { EmulatorClock } from './clock.ts';
 import {
   isPending,

@@ -3,7 +3,7 @@
  * current time. Extra fields a client does not know (tenant_id, deployment_type, ...) are
  * included on purpose: the real service sends some, and a client must ignore them.
  */
-import type { Deployment, Revision } from '../../src/api/schemas.ts';
+import type { Deployment, Revision } from './api-shapes.ts';
 import { isoAt } from './clock.ts';
 import type { DeploymentStore, StoredDeployment, StoredRevision } from './store.ts';
 

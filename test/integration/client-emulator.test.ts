@@ -85,9 +85,9 @@ describe('each endpoint', () => {
 
   it('creates, reads, lists, patches, follows and redeploys a deployment', async () => {
     const api = client();
-    const created = await api.createDeploymentWithRecovery(hostedRepo('my-agent'));
-    expect(created.recovered).toBe(false);
-    const { deployment } = created;
+    const deployment = await api.createDeployment(hostedRepo('my-agent'));
+    // Answered at once: no lookup by name.
+    expect(traffic()).toEqual(['POST /v2/deployments 201']);
     expect(deployment).toMatchObject({ name: 'my-agent', source: 'hosted_repo' });
     expect(deployment.latest_revision_id).toBeTruthy();
 
@@ -350,9 +350,10 @@ describe('creating a deployment never makes two', () => {
 
   it('commit-then-drop: finds the deployment instead of posting again', async () => {
     emu.inject({ method: 'POST', path: '/v2/deployments', kind: 'commit-then-drop' });
-    const result = await client().createDeploymentWithRecovery(hostedRepo('dropped'));
-    expect(result.recovered).toBe(true);
-    expect(result.deployment.name).toBe('dropped');
+    const result = await client().createDeployment(hostedRepo('dropped'));
+    // Found by the lookup, since the POST's answer was dropped.
+    expect(result.id).toBe(emu.deployments()[0]?.id);
+    expect(result.name).toBe('dropped');
     expect(emu.deployments()).toHaveLength(1);
     expect(traffic()).toEqual(['POST /v2/deployments 0', 'GET /v2/deployments 200']);
     expect(emu.requests[1]?.query.name_contains).toBe('dropped');
@@ -360,8 +361,9 @@ describe('creating a deployment never makes two', () => {
 
   it('503: looks the name up before posting again', async () => {
     emu.inject({ method: 'POST', path: '/v2/deployments', kind: 'status', status: 503 });
-    const result = await client().createDeploymentWithRecovery(hostedRepo('after-503'));
-    expect(result.recovered).toBe(false);
+    const result = await client().createDeployment(hostedRepo('after-503'));
+    // Not found by the lookup: the second POST created it, and its answer is returned.
+    expect(result.id).toBe(emu.deployments()[0]?.id);
     expect(traffic()).toEqual([
       'POST /v2/deployments 503',
       'GET /v2/deployments 200',
@@ -386,8 +388,9 @@ describe('creating a deployment never makes two', () => {
 
   it('a reset after sending is a lost answer too', async () => {
     emu.inject({ method: 'POST', path: '/v2/deployments', kind: 'reset' });
-    const result = await client().createDeploymentWithRecovery(hostedRepo('reset-create'));
-    expect(result.recovered).toBe(false);
+    const result = await client().createDeployment(hostedRepo('reset-create'));
+    // Not found by the lookup: the second POST created it, and its answer is returned.
+    expect(result.id).toBe(emu.deployments()[0]?.id);
     expect(traffic()).toEqual([
       'POST /v2/deployments 0',
       'GET /v2/deployments 200',

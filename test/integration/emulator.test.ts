@@ -430,6 +430,152 @@ describe('PATCH', () => {
   });
 });
 
+describe('requests are checked against the spec, not against the client', () => {
+  /** The issues of a 422, each exactly {loc, msg, type} (HTTPValidationError, spec 2.7). */
+  function issues(answer: Answer): { loc: unknown[]; msg: string; type: string }[] {
+    expect(answer.status).toBe(422);
+    expect(Object.keys(answer.body)).toEqual(['detail']);
+    const detail = answer.body.detail as Record<string, unknown>[];
+    for (const each of detail) {
+      expect(Object.keys(each).sort()).toEqual(['loc', 'msg', 'type']);
+      expect(
+        (each.loc as unknown[]).every((part) => typeof part === 'string' || Number.isInteger(part)),
+      ).toBe(true);
+      expect(typeof each.msg).toBe('string');
+      expect(typeof each.type).toBe('string');
+    }
+    return detail as { loc: unknown[]; msg: string; type: string }[];
+  }
+
+  const withSpec = (resourceSpec: unknown) =>
+    hostedBody('agent', {
+      source_config: { repo_url: 'https://example.test/a.git', resource_spec: resourceSpec },
+    });
+
+  it('takes integers where the spec does not mark a resource field `number`', async () => {
+    const fractional = { orchestrator_cpu: 0.5, executor_cpu: 1.5, db_cpu_limit: 2.5 };
+    const answer = await call('POST', '/v2/deployments', { body: withSpec(fractional) });
+    expect(issues(answer)).toEqual(
+      Object.keys(fractional).map((name) => ({
+        loc: ['body', 'source_config', 'resource_spec', name],
+        msg: 'Input should be a valid integer, got a number with a fractional part',
+        type: 'int_from_float',
+      })),
+    );
+    expect(emulator.deployments()).toEqual([]);
+    const marked = { cpu: 0.5, cpu_limit: 1.5, queue_cpu: 0.25, queue_cpu_limit: 0.5 };
+    const accepted = await call('POST', '/v2/deployments', {
+      body: withSpec({ ...marked, orchestrator_cpu: 1, db_cpu: 2 }),
+    });
+    expect(accepted.status).toBe(201);
+  });
+
+  it('answers the pydantic type of each wrong value', async () => {
+    const body = hostedBody('agent', {
+      source: 'docker',
+      source_config: {
+        build_on_push: 'yes',
+        listener_id: 'cluster-1',
+        resource_spec: { min_scale: '2', labels: ['a'], sidecars: [{ args: 'run' }] },
+      },
+      secrets: [{ name: 'A' }, 'B=1'],
+    });
+    const answer = await call('POST', '/v2/deployments', { body });
+    const typeAt = Object.fromEntries(
+      issues(answer).map((each) => [each.loc.join('.'), each.type]),
+    );
+    expect(typeAt).toEqual({
+      'body.source': 'enum',
+      'body.source_config.build_on_push': 'bool_type',
+      'body.source_config.listener_id': 'string_pattern_mismatch',
+      'body.source_config.resource_spec.min_scale': 'int_type',
+      'body.source_config.resource_spec.labels': 'dict_type',
+      'body.source_config.resource_spec.sidecars.0.args': 'list_type',
+      'body.secrets.0.value': 'missing',
+      'body.secrets.1': 'model_type',
+    });
+  });
+
+  it('requires name, source, source_config, source_revision_config and secrets on create', async () => {
+    const answer = await call('POST', '/v2/deployments', { body: {} });
+    expect(issues(answer)).toEqual(
+      ['name', 'source', 'source_config', 'source_revision_config', 'secrets'].map((name) => ({
+        loc: ['body', name],
+        msg: 'Field required',
+        type: 'missing',
+      })),
+    );
+  });
+
+  it('refuses repo_commit_sha on create: it appears in responses only', async () => {
+    const body = hostedBody('agent', {
+      source_revision_config: {
+        repo_ref: 'main',
+        graph_config_path: 'g.json',
+        repo_commit_sha: 'a',
+      },
+    });
+    expect(issues(await call('POST', '/v2/deployments', { body }))).toEqual([
+      {
+        loc: ['body', 'source_revision_config', 'repo_commit_sha'],
+        msg: 'Extra inputs are not permitted',
+        type: 'extra_forbidden',
+      },
+    ]);
+  });
+
+  it('checks a PATCH body field by field, all of them optional', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    expect((await call('PATCH', url, { body: {} })).status).toBe(200);
+    const answer = await call('PATCH', url, {
+      body: {
+        source_config: { resource_spec: { db_cpu: 0.5 } },
+        source_revision_config: { repo_ref: 7 },
+        secrets: [{ name: 'A', value: 1 }],
+      },
+    });
+    expect(issues(answer).map((each) => [each.loc.join('.'), each.type])).toEqual([
+      ['body.source_config.resource_spec.db_cpu', 'int_from_float'],
+      ['body.source_revision_config.repo_ref', 'string_type'],
+      ['body.secrets.0.value', 'string_type'],
+    ]);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+  });
+
+  it('checks the authenticate body and the list query as the spec names them', async () => {
+    const auth = await call('POST', '/v2/auth/authenticate', {
+      body: { use_agent_builder_public_oauth: 'true', thread: 'x' },
+    });
+    expect(issues(auth).map((each) => [each.loc.join('.'), each.type])).toEqual([
+      ['body.use_agent_builder_public_oauth', 'bool_type'],
+      ['body.thread', 'extra_forbidden'],
+    ]);
+    const list = await call('GET', '/v2/deployments?limit=1.5&offset=-3&remote_reconciled=maybe');
+    expect(issues(list).map((each) => each.loc)).toEqual([
+      ['query', 'limit'],
+      ['query', 'offset'],
+      ['query', 'remote_reconciled'],
+    ]);
+    for (const query of ['limit=1', 'limit=100&offset=0', 'page=2&per_page=500']) {
+      expect((await call('GET', `/v2/deployments?${query}`)).status).toBe(200);
+    }
+  });
+
+  it('never imports the client: its checks come from the spec alone', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const files = (await readdir(EMULATOR_DIR)).filter((name) => name.endsWith('.ts'));
+    expect(files).toContain('validation.ts');
+    for (const name of files) {
+      const source = await readFile(resolve(EMULATOR_DIR, name), 'utf8');
+      expect({ name, importsSrc: /['"](?:\.\.\/)+src\//.test(source) }).toEqual({
+        name,
+        importsSrc: false,
+      });
+    }
+  });
+});
+
 describe('revision lifecycle (manual clock)', () => {
   it('walks every status for one step each, then DEPLOYED; active_revision_id follows', async () => {
     const deployment = await create('agent');

@@ -315,6 +315,8 @@ const OBJECT_KEYS = new Set([
   'sidecars',
 ]);
 const NUMBER_KEYS = Object.keys(ResourceSpecSchema.shape).filter((key) => !OBJECT_KEYS.has(key));
+/** The fields the spec (2.4) marks `number`; every other numeric field is an integer. */
+const FRACTIONAL_KEYS = new Set(['cpu', 'cpu_limit', 'queue_cpu', 'queue_cpu_limit']);
 
 const text = fc.string({ maxLength: 16 });
 /** `__proto__` is refused on purpose (see resource-spec.ts), so a valid spec has no such key. */
@@ -348,7 +350,7 @@ const validSpec: fc.Arbitrary<ResourceSpec> = fc
   .record(
     {
       ...Object.fromEntries(
-        NUMBER_KEYS.map((key) => [key, key.includes('cpu') ? fraction : wholeNumber]),
+        NUMBER_KEYS.map((key) => [key, FRACTIONAL_KEYS.has(key) ? fraction : wholeNumber]),
       ),
       labels: stringMap,
       annotations: stringMap,

@@ -278,6 +278,40 @@ describe('command-specific requirements', () => {
   });
 });
 
+describe('skip-unchanged and rollback-on-failure', () => {
+  it('default to skipping what is already live and to no rollback', () => {
+    const settings = settingsOf({ ...BASE, name: 'agent' });
+    expect(settings.skipUnchanged).toBe(true);
+    expect(settings.rollbackOnFailure).toBe(false);
+  });
+
+  it('are read as booleans', () => {
+    const settings = settingsOf({
+      ...BASE,
+      name: 'agent',
+      'skip-unchanged': 'false',
+      'rollback-on-failure': 'true',
+      'smoke-test-assistant': 'agent',
+    });
+    expect(settings.skipUnchanged).toBe(false);
+    expect(settings.rollbackOnFailure).toBe(true);
+    expect(failingInputs({ ...BASE, name: 'agent', 'skip-unchanged': 'yes' })).toEqual([
+      'skip-unchanged',
+    ]);
+  });
+
+  it('rollback-on-failure needs a smoke test to follow, and a wait for it', () => {
+    const rollback = { ...BASE, name: 'agent', 'rollback-on-failure': 'true' };
+    expect(failingInputs(rollback)).toEqual(['rollback-on-failure']);
+    expect(errorMessage(rollback)).toContain("'smoke-test-assistant' is empty");
+    const noWait = { ...rollback, 'smoke-test-assistant': 'agent', wait: 'false' };
+    expect(failingInputs(noWait)).toEqual(['rollback-on-failure']);
+    expect(errorMessage(noWait)).toContain("'wait' is false");
+    // Only deploy rolls back: other commands ignore it.
+    expect(settingsOf({ ...rollback, command: 'status' }).rollbackOnFailure).toBe(true);
+  });
+});
+
 describe('errors', () => {
   it('api-url and api-key are required', () => {
     expect(failingInputs({ name: 'agent' })).toEqual(['api-url', 'api-key']);

@@ -122,6 +122,18 @@ describe('parseResourceSpec: schema errors name the path', () => {
       'min_scale: "2"',
       /resource-spec\.min_scale: expected an integer, got the text "2"\. Write the number without quotes\./,
     ],
+    [
+      'orchestrator_cpu: 0.5',
+      /resource-spec\.orchestrator_cpu: expected an integer, got 0\.5\. Use a whole number\./,
+    ],
+    [
+      'executor_cpu_limit: 1.5',
+      /resource-spec\.executor_cpu_limit: expected an integer, got 1\.5\. Use a whole number\./,
+    ],
+    [
+      'db_cpu: 0.25',
+      /resource-spec\.db_cpu: expected an integer, got 0\.25\. Use a whole number\./,
+    ],
     ['cpu: -1', /resource-spec\.cpu: must be at least 0, got -1\./],
     ['cpu: .inf', /resource-spec\.cpu: expected a number, got Infinity/],
     [

@@ -1,0 +1,184 @@
+/**
+ * `skip-unchanged`: deciding whether the active revision already runs exactly what this deploy
+ * would send, so that the deploy can send nothing and wait for nothing. Pure.
+ *
+ * The rule is "skip only what is proven the same": any missing fact (no commit sha, no workflow
+ * commit, a field this version does not know, a revision other than the active one in the way)
+ * means deploy. Checks that need no request come first; the active revision is read only when
+ * everything else already matches (`read-active`).
+ */
+import type { Deployment, Revision } from './api/schemas.ts';
+import { type DeployPlan, type DesiredDeployment, sameValue } from './plan.ts';
+
+/** The workflow a run belongs to: its own ref and the commit that ref had (PR head on PRs). */
+export interface WorkflowCheckout {
+  ref?: string;
+  commit?: string;
+}
+
+export interface SkipInput {
+  desired: DesiredDeployment;
+  /** What the deploy would send (planDeploy's answer for `existing`). */
+  plan: DeployPlan;
+  /** The deployment as found before the deploy; undefined when the deploy creates it. */
+  existing: Deployment | undefined;
+  workflow: WorkflowCheckout;
+  /** The active revision, once read (see `read-active`). */
+  activeRevision?: Revision;
+}
+
+export type SkipDecision =
+  | { kind: 'deploy'; reason: string }
+  /** Everything known matches: read this revision and decide again with it. */
+  | { kind: 'read-active'; revisionId: string }
+  | { kind: 'skip'; revision: Revision; reason: string };
+
+/** The source_revision_config fields this version knows; any other one cannot be compared. */
+const KNOWN_REVISION_CONFIG_KEYS = new Set([
+  'repo_ref',
+  'graph_config_path',
+  'image_uri',
+  'repo_commit_sha',
+]);
+
+const deploy = (reason: string): SkipDecision => ({ kind: 'deploy', reason });
+
+export function decideSkip(input: SkipInput): SkipDecision {
+  const { desired, plan, existing, activeRevision } = input;
+  if (existing === undefined || plan.action !== 'patch') {
+    return deploy('the deployment does not exist yet');
+  }
+  if (desired.secrets.length > 0) {
+    return deploy(
+      "the 'secrets' input is set, and secret values cannot be compared with the deployment's (the server never returns them)",
+    );
+  }
+  if (plan.body.source_config !== undefined) {
+    const fields = Object.keys(plan.body.source_config).map((key) => `source_config.${key}`);
+    return deploy(
+      `${fields.join(', ')} differ${fields.length === 1 ? 's' : ''} from the deployment's`,
+    );
+  }
+  if (existing.status !== 'READY') {
+    return deploy(`the deployment's status is ${existing.status ?? 'not reported'}, not READY`);
+  }
+  const activeId = existing.active_revision_id;
+  if (!activeId) return deploy('no revision of the deployment is active');
+  if (existing.latest_revision_id !== activeId) {
+    return deploy(
+      `the latest revision (${existing.latest_revision_id ?? 'not reported'}) is not the active one (${activeId}): a newer revision is rolling out or failed`,
+    );
+  }
+  // For a deployment, source_revision_config describes the latest revision (spec 2.1), which is
+  // the active one here: most differences show before any request.
+  const fromDeployment = compareRevisionConfig(
+    input,
+    existing.source_revision_config,
+    'deployment',
+  );
+  if (fromDeployment !== undefined) return deploy(fromDeployment);
+
+  if (activeRevision === undefined) return { kind: 'read-active', revisionId: activeId };
+  if (activeRevision.id !== activeId) {
+    return deploy(`the server answered revision ${activeRevision.id} for ${activeId}`);
+  }
+  if (activeRevision.status !== 'DEPLOYED') {
+    return deploy(`active revision ${activeId} reads ${activeRevision.status}, not DEPLOYED`);
+  }
+  if (activeRevision.source != null && activeRevision.source !== desired.source) {
+    return deploy(`active revision ${activeId} has source ${activeRevision.source}`);
+  }
+  const fromRevision = compareRevisionConfig(
+    input,
+    activeRevision.source_revision_config,
+    'active revision',
+  );
+  if (fromRevision !== undefined) return deploy(fromRevision);
+  // A revision built before a source_config-only change (e.g. build_command) does not run it.
+  const builtWith: Record<string, unknown> | null | undefined = activeRevision.source_config;
+  if (builtWith != null) {
+    for (const [key, value] of Object.entries(desired.sourceConfig)) {
+      if (!sameValue(builtWith[key], value)) {
+        return deploy(
+          `active revision ${activeId} was built with a different source_config.${key} than this run's`,
+        );
+      }
+    }
+  }
+  return { kind: 'skip', revision: activeRevision, reason: sameAsReason(input, activeRevision) };
+}
+
+/** Why the revision config described by `config` may differ from this run's, or undefined. */
+function compareRevisionConfig(
+  input: SkipInput,
+  config: Record<string, unknown> | null | undefined,
+  whose: string,
+): string | undefined {
+  const { desired, workflow } = input;
+  if (config == null) return `the ${whose} reports no source_revision_config`;
+  const unknown = Object.keys(config).filter(
+    (key) => !KNOWN_REVISION_CONFIG_KEYS.has(key) && config[key] != null,
+  );
+  if (unknown.length > 0) {
+    return `the ${whose} has source_revision_config field${unknown.length === 1 ? '' : 's'} this version cannot compare: ${unknown.join(', ')}`;
+  }
+  const wanted = desired.revisionConfig;
+  if (
+    wanted.graph_config_path !== undefined &&
+    config.graph_config_path !== wanted.graph_config_path
+  ) {
+    return `the ${whose} uses graph_config_path ${show(config.graph_config_path)}, this run ${show(wanted.graph_config_path)}`;
+  }
+  if (desired.source === 'hosted_repo') {
+    const ref = wanted.repo_ref;
+    if (ref === undefined) return "no 'repo-ref' is given and the workflow's ref is unknown";
+    if (ref !== workflow.ref) {
+      return `'repo-ref' is ${show(ref)}, not the workflow's own ref${workflow.ref ? ` (${show(workflow.ref)})` : ''}, so the commit it points at is unknown`;
+    }
+    if (!workflow.commit) return "the workflow's commit (GITHUB_SHA) is unknown";
+    if (config.repo_ref !== ref) {
+      return `the ${whose} was built from ref ${show(config.repo_ref)}, this run deploys ${show(ref)}`;
+    }
+    const sha = config.repo_commit_sha;
+    if (typeof sha !== 'string' || sha === '') {
+      return `the ${whose} reports no repo_commit_sha, so its commit is unknown`;
+    }
+    if (sha.toLowerCase() !== workflow.commit.toLowerCase()) {
+      return `the ${whose} runs commit ${sha}, the workflow is at ${workflow.commit}`;
+    }
+    return undefined;
+  }
+  const image = wanted.image_uri;
+  if (image === undefined) return "'image-uri' is empty";
+  if (config.image_uri !== image) {
+    return `the ${whose} runs image ${show(config.image_uri)}, this run deploys ${show(image)}`;
+  }
+  if (isMovingTag(image)) {
+    return `image ${image} is named by a moving tag, so the same name may be a new image: pin a version tag or a digest (@sha256:...) to let unchanged deploys be skipped`;
+  }
+  return undefined;
+}
+
+function sameAsReason(input: SkipInput, revision: Revision): string {
+  const config = revision.source_revision_config ?? {};
+  const what =
+    input.desired.source === 'hosted_repo'
+      ? `commit ${config.repo_commit_sha ?? ''} of ${config.repo_ref ?? ''}`
+      : `image ${config.image_uri ?? ''}`;
+  return `Active revision ${revision.id} already runs ${what} with this run's configuration, and no secrets are given: nothing was sent and nothing was rebuilt. Set 'skip-unchanged: false' to rebuild anyway.`;
+}
+
+/**
+ * `:latest`, or no tag at all (which means latest), names whatever was pushed last. A digest
+ * names one image; any other tag is taken as a release that is not pushed over.
+ */
+export function isMovingTag(imageUri: string): boolean {
+  if (imageUri.includes('@')) return false;
+  const lastSegment = imageUri.slice(imageUri.lastIndexOf('/') + 1);
+  const colon = lastSegment.lastIndexOf(':');
+  return colon === -1 || lastSegment.slice(colon + 1) === 'latest';
+}
+
+function show(value: unknown): string {
+  return value === undefined || value === null ? '(none)' : JSON.stringify(value);
+}

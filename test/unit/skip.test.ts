@@ -1,0 +1,318 @@
+import { describe, expect, it } from 'vitest';
+import type { Deployment, Revision } from '../../src/api/schemas.ts';
+import { type DesiredDeployment, planDeploy } from '../../src/plan.ts';
+import { decideSkip, isMovingTag, type SkipInput } from '../../src/skip.ts';
+
+const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+const ACTIVE = 'rev-active';
+
+function hostedDesired(overrides: Partial<DesiredDeployment> = {}): DesiredDeployment {
+  return {
+    name: 'agent',
+    source: 'hosted_repo',
+    sourceConfig: { repo_url: 'https://github.com/acme/agent' },
+    revisionConfig: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
+    secrets: [],
+    ...overrides,
+  };
+}
+
+function hostedDeployment(overrides: Partial<Deployment> = {}): Deployment {
+  return {
+    id: 'dep-1',
+    name: 'agent',
+    source: 'hosted_repo',
+    status: 'READY',
+    source_config: {
+      repo_url: 'https://github.com/acme/agent',
+      custom_url: 'https://agent.example.com',
+      resource_spec: { min_scale: 1, max_scale: 2 },
+    },
+    source_revision_config: {
+      repo_ref: 'main',
+      graph_config_path: 'langgraph.json',
+      repo_commit_sha: SHA,
+    },
+    latest_revision_id: ACTIVE,
+    active_revision_id: ACTIVE,
+    ...overrides,
+  };
+}
+
+function activeRevision(overrides: Partial<Revision> = {}): Revision {
+  return {
+    id: ACTIVE,
+    status: 'DEPLOYED',
+    source: 'hosted_repo',
+    source_config: {
+      repo_url: 'https://github.com/acme/agent',
+      resource_spec: { min_scale: 1, max_scale: 2 },
+    },
+    source_revision_config: {
+      repo_ref: 'main',
+      graph_config_path: 'langgraph.json',
+      repo_commit_sha: SHA,
+    },
+    ...overrides,
+  };
+}
+
+function input(
+  options: {
+    desired?: DesiredDeployment;
+    existing?: Deployment | undefined;
+    workflow?: SkipInput['workflow'];
+    revision?: Revision;
+  } = {},
+): SkipInput {
+  const desired = options.desired ?? hostedDesired();
+  const existing = 'existing' in options ? options.existing : hostedDeployment();
+  return {
+    desired,
+    plan: planDeploy(desired, existing),
+    existing,
+    workflow: options.workflow ?? { ref: 'main', commit: SHA },
+    ...(options.revision ? { activeRevision: options.revision } : {}),
+  };
+}
+
+/** The decision once the active revision was read (as deploy.ts does on `read-active`). */
+function decideWithRevision(options: Parameters<typeof input>[0] = {}) {
+  const first = decideSkip(input(options));
+  if (first.kind !== 'read-active') return first;
+  expect(first.revisionId).toBe(ACTIVE);
+  return decideSkip(input({ revision: activeRevision(), ...options }));
+}
+
+function reasonOf(decision: ReturnType<typeof decideSkip>): string {
+  expect(decision.kind).toBe('deploy');
+  return decision.kind === 'deploy' ? decision.reason : '';
+}
+
+describe('decideSkip', () => {
+  it('asks for the active revision only once everything the deployment shows matches', () => {
+    expect(decideSkip(input())).toEqual({ kind: 'read-active', revisionId: ACTIVE });
+  });
+
+  it('skips when the active revision runs the workflow commit with the same configuration', () => {
+    const decision = decideSkip(input({ revision: activeRevision() }));
+    expect(decision.kind).toBe('skip');
+    if (decision.kind !== 'skip') return;
+    expect(decision.revision.id).toBe(ACTIVE);
+    expect(decision.reason).toContain(`commit ${SHA} of main`);
+    expect(decision.reason).toContain("'skip-unchanged: false'");
+  });
+
+  it('skips with the same resource spec given in another key order', () => {
+    const desired = hostedDesired({
+      sourceConfig: {
+        repo_url: 'https://github.com/acme/agent',
+        resource_spec: { max_scale: 2, min_scale: 1 },
+      },
+    });
+    expect(decideWithRevision({ desired }).kind).toBe('skip');
+  });
+
+  it('compares commits case-insensitively', () => {
+    expect(decideWithRevision({ workflow: { ref: 'main', commit: SHA.toUpperCase() } }).kind).toBe(
+      'skip',
+    );
+  });
+
+  it('deploys a new deployment', () => {
+    expect(reasonOf(decideSkip(input({ existing: undefined })))).toContain('does not exist');
+  });
+
+  it('deploys when secrets are given: their values cannot be compared', () => {
+    const desired = hostedDesired({ secrets: [{ name: 'A', value: 'x' }] });
+    expect(reasonOf(decideSkip(input({ desired })))).toContain("'secrets'");
+  });
+
+  it('deploys when the resource spec differs, naming the field', () => {
+    const desired = hostedDesired({
+      sourceConfig: { resource_spec: { min_scale: 1, max_scale: 3 } },
+    });
+    expect(reasonOf(decideSkip(input({ desired })))).toContain('source_config.resource_spec');
+  });
+
+  it('deploys when another source_config field differs', () => {
+    const desired = hostedDesired({ sourceConfig: { build_command: 'make' } });
+    expect(reasonOf(decideSkip(input({ desired })))).toContain('source_config.build_command');
+  });
+
+  it('deploys when the workflow is at another commit', () => {
+    const reason = reasonOf(
+      decideSkip(input({ workflow: { ref: 'main', commit: 'f'.repeat(40) } })),
+    );
+    expect(reason).toContain(`runs commit ${SHA}`);
+  });
+
+  it("deploys when the workflow's commit is unknown", () => {
+    expect(reasonOf(decideSkip(input({ workflow: { ref: 'main' } })))).toContain('GITHUB_SHA');
+  });
+
+  it("deploys when 'repo-ref' is not the workflow's own ref, even at the same commit", () => {
+    const desired = hostedDesired({ revisionConfig: { repo_ref: 'release' } });
+    const existing = hostedDeployment({
+      source_revision_config: { repo_ref: 'release', repo_commit_sha: SHA },
+    });
+    const reason = reasonOf(decideSkip(input({ desired, existing })));
+    expect(reason).toContain('not the workflow\'s own ref ("main")');
+  });
+
+  it('deploys when the active revision was built from another ref', () => {
+    const existing = hostedDeployment({
+      source_revision_config: {
+        repo_ref: 'dev',
+        graph_config_path: 'langgraph.json',
+        repo_commit_sha: SHA,
+      },
+    });
+    expect(reasonOf(decideSkip(input({ existing })))).toContain('built from ref "dev"');
+  });
+
+  it('deploys when the server reports no commit sha', () => {
+    const existing = hostedDeployment({
+      source_revision_config: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
+    });
+    expect(reasonOf(decideSkip(input({ existing })))).toContain('no repo_commit_sha');
+  });
+
+  it('deploys when the graph configuration path differs', () => {
+    const desired = hostedDesired({
+      revisionConfig: { repo_ref: 'main', graph_config_path: 'other.json' },
+    });
+    expect(reasonOf(decideSkip(input({ desired })))).toContain('graph_config_path');
+  });
+
+  it('deploys when the revision config has a field this version does not know', () => {
+    const existing = hostedDeployment({
+      source_revision_config: { repo_ref: 'main', repo_commit_sha: SHA, build_args: '--x' },
+    });
+    expect(reasonOf(decideSkip(input({ existing })))).toContain('build_args');
+  });
+
+  it('deploys when the latest revision is not the active one (newer rollout or failure)', () => {
+    const existing = hostedDeployment({ latest_revision_id: 'rev-newer' });
+    expect(reasonOf(decideSkip(input({ existing })))).toContain('rev-newer');
+  });
+
+  it('deploys when no revision is active', () => {
+    const existing = hostedDeployment({ active_revision_id: null });
+    expect(reasonOf(decideSkip(input({ existing })))).toContain('no revision');
+  });
+
+  it('deploys when the deployment is not READY', () => {
+    const existing = hostedDeployment({ status: 'AWAITING_DELETE' });
+    expect(reasonOf(decideSkip(input({ existing })))).toContain('AWAITING_DELETE');
+  });
+
+  it('deploys when the active revision does not read DEPLOYED', () => {
+    const revision = activeRevision({ status: 'DEPLOY_FAILED' });
+    expect(reasonOf(decideSkip(input({ revision })))).toContain('DEPLOY_FAILED');
+  });
+
+  it('deploys when the active revision itself shows another commit than the deployment', () => {
+    const revision = activeRevision({
+      source_revision_config: {
+        repo_ref: 'main',
+        graph_config_path: 'langgraph.json',
+        repo_commit_sha: 'b'.repeat(40),
+      },
+    });
+    expect(reasonOf(decideSkip(input({ revision })))).toContain('active revision runs commit');
+  });
+
+  it('deploys when the active revision was built with other source_config than asked now', () => {
+    const desired = hostedDesired({
+      sourceConfig: { repo_url: 'https://github.com/acme/agent', build_command: 'make' },
+    });
+    const existing = hostedDeployment({
+      source_config: { repo_url: 'https://github.com/acme/agent', build_command: 'make' },
+    });
+    const reason = reasonOf(decideSkip(input({ desired, existing, revision: activeRevision() })));
+    expect(reason).toContain('source_config.build_command');
+  });
+
+  it('deploys when the server answered another revision than the active one', () => {
+    const revision = activeRevision({ id: 'rev-other' });
+    expect(reasonOf(decideSkip(input({ revision })))).toContain('rev-other');
+  });
+
+  describe('container sources', () => {
+    const image = 'registry.example.com/agent:1.4.2';
+    const desired = (uri: string): DesiredDeployment => ({
+      name: 'agent',
+      source: 'external_container',
+      sourceConfig: { custom_url: 'https://agent.example.com' },
+      revisionConfig: { image_uri: uri },
+      secrets: [],
+    });
+    const existing = (uri: string): Deployment => ({
+      id: 'dep-1',
+      name: 'agent',
+      source: 'external_container',
+      status: 'READY',
+      source_config: { custom_url: 'https://agent.example.com' },
+      source_revision_config: { image_uri: uri },
+      latest_revision_id: ACTIVE,
+      active_revision_id: ACTIVE,
+    });
+    const revision = (uri: string): Revision => ({
+      id: ACTIVE,
+      status: 'DEPLOYED',
+      source: 'external_container',
+      source_revision_config: { image_uri: uri },
+    });
+
+    it('skips the same pinned image, with no workflow commit needed', () => {
+      const decision = decideSkip({
+        desired: desired(image),
+        plan: planDeploy(desired(image), existing(image)),
+        existing: existing(image),
+        workflow: {},
+        activeRevision: revision(image),
+      });
+      expect(decision.kind).toBe('skip');
+      if (decision.kind === 'skip') expect(decision.reason).toContain(`image ${image}`);
+    });
+
+    it('deploys another image', () => {
+      const other = 'registry.example.com/agent:1.4.3';
+      const decision = decideSkip({
+        desired: desired(other),
+        plan: planDeploy(desired(other), existing(image)),
+        existing: existing(image),
+        workflow: {},
+      });
+      expect(reasonOf(decision)).toContain('runs image');
+    });
+
+    it.each(['registry.example.com/agent:latest', 'registry.example.com:5000/agent'])(
+      'deploys %s again: a moving tag may name a new image',
+      (uri) => {
+        const decision = decideSkip({
+          desired: desired(uri),
+          plan: planDeploy(desired(uri), existing(uri)),
+          existing: existing(uri),
+          workflow: {},
+        });
+        expect(reasonOf(decision)).toContain('moving tag');
+      },
+    );
+  });
+});
+
+describe('isMovingTag', () => {
+  it.each([
+    ['agent', true],
+    ['agent:latest', true],
+    ['registry.example.com:5000/team/agent', true],
+    ['registry.example.com:5000/team/agent:latest', true],
+    ['registry.example.com:5000/team/agent:1.2.3', false],
+    ['agent@sha256:0123abcd', false],
+    ['agent:latest@sha256:0123abcd', false],
+  ])('%s → %s', (uri, moving) => {
+    expect(isMovingTag(uri)).toBe(moving);
+  });
+});
