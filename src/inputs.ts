@@ -5,6 +5,7 @@
  * `core.getInput`) and the environment as a plain object. Every input is checked before the first
  * request, and all problems are reported together, each naming its input.
  */
+import { isAbsolute, join } from 'node:path';
 import type {
   AuthenticateRequest,
   Secret,
@@ -13,6 +14,7 @@ import type {
   SourceRevisionConfig,
 } from './api/schemas.ts';
 import { SOURCE_KINDS } from './api/schemas.ts';
+import { parseAge } from './parse/age.ts';
 import {
   InputError,
   InputErrorCollector,
@@ -38,6 +40,7 @@ export const COMMANDS = [
   'delete',
   'listener',
   'authenticate',
+  'prune',
 ] as const satisfies readonly CommandName[];
 
 /** Commands that act on one deployment, addressed by `name` or `deployment-id`. */
@@ -63,6 +66,27 @@ export interface SmokeTestSettings {
   timeoutMs: number;
 }
 
+export interface PruneSettings {
+  /** Deployments whose name starts with this are previews this prune may delete. */
+  namePrefix: string;
+  /** Not updated for longer than this: stale. */
+  maxAgeMs: number;
+  /** `max-age` as given, for messages. */
+  maxAge: string;
+}
+
+/** Shorter prefixes would match deployments that are no previews (`a` matches `agent-prod`). */
+export const MIN_NAME_PREFIX_LENGTH = 3;
+
+export interface CheckoutSettings {
+  /** `working-directory` joined to GITHUB_WORKSPACE (or the working directory of the step). */
+  directory: string;
+  /** True when `working-directory` was given: then the folder must exist. */
+  fromInput: boolean;
+  /** `working-directory` as given. */
+  input?: string;
+}
+
 export interface Settings {
   command: CommandName;
   api: ApiSettings;
@@ -83,6 +107,10 @@ export interface Settings {
   authenticate: AuthenticateRequest;
   requireToken: boolean;
   smokeTest?: SmokeTestSettings;
+  /** prune: which deployments, and how old. */
+  prune?: PruneSettings;
+  /** Where the repository is checked out: the graph configuration is read there. */
+  checkout: CheckoutSettings;
   /** deploy: send nothing when the active revision already runs what this run would deploy. */
   skipUnchanged: boolean;
   /** deploy: redeploy the revision active before this run when the smoke test fails. */
@@ -211,6 +239,8 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const authenticate = readAuthenticate(text, flag);
   const requireToken = flag('require-token', false);
   const smokeTest = readSmokeTest(text, duration);
+  const checkout = readCheckout(text('working-directory'), env);
+  const prune = command === 'prune' ? readPrune(text, collector) : undefined;
   const skipUnchanged = flag('skip-unchanged', true);
   const rollbackOnFailure = flag('rollback-on-failure', false);
 
@@ -276,6 +306,8 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     authenticate,
     requireToken,
     ...(smokeTest === undefined ? {} : { smokeTest }),
+    ...(prune === undefined ? {} : { prune }),
+    checkout,
     skipUnchanged,
     rollbackOnFailure,
     github,
@@ -393,6 +425,50 @@ function readSmokeTest(
     message: text('smoke-test-message') ?? 'ping',
     streamMode: text('smoke-test-stream-mode') ?? 'updates',
     timeoutMs,
+  };
+}
+
+function readPrune(text: Text, collector: InputErrorCollector): PruneSettings | undefined {
+  const namePrefix = text('name-prefix');
+  if (namePrefix === undefined) {
+    collector.errors.push(
+      new InputError(
+        'name-prefix',
+        requiredMessage(
+          'name-prefix',
+          "the start of the preview deployments' names, e.g. my-agent-pr- for my-agent-pr-12, for command 'prune'",
+        ),
+      ),
+    );
+  } else if (!/^[a-z0-9-]+$/.test(namePrefix)) {
+    collector.errors.push(
+      new InputError(
+        'name-prefix',
+        `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which no deployment name starts with: names have only lowercase letters, digits and dashes. Use the start of the previews' names, e.g. my-agent-pr-.`,
+      ),
+    );
+  } else if (namePrefix.length < MIN_NAME_PREFIX_LENGTH) {
+    collector.errors.push(
+      new InputError(
+        'name-prefix',
+        `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, shorter than ${MIN_NAME_PREFIX_LENGTH} characters: it could match deployments that are not previews. Use the whole start of the previews' names, e.g. my-agent-pr-.`,
+      ),
+    );
+  }
+  const maxAge = text('max-age') ?? '7d';
+  const maxAgeMs = collector.attempt(() => parseAge('max-age', maxAge));
+  if (namePrefix === undefined || maxAgeMs === undefined) return undefined;
+  return { namePrefix, maxAgeMs, maxAge };
+}
+
+/** The checkout folder: GITHUB_WORKSPACE (the step's own folder outside Actions), or in it. */
+function readCheckout(workingDirectory: string | undefined, env: Environment): CheckoutSettings {
+  const workspace = nonEmpty(env.GITHUB_WORKSPACE) ?? '.';
+  if (workingDirectory === undefined) return { directory: workspace, fromInput: false };
+  return {
+    directory: isAbsolute(workingDirectory) ? workingDirectory : join(workspace, workingDirectory),
+    fromInput: true,
+    input: workingDirectory,
   };
 }
 

@@ -11,6 +11,7 @@ import type { CommandContext, Logger } from './commands/context.ts';
 import { deleteCommand } from './commands/delete.ts';
 import { deploy } from './commands/deploy.ts';
 import { listener } from './commands/listener.ts';
+import { prune } from './commands/prune.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
@@ -34,6 +35,7 @@ const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<voi
   delete: deleteCommand,
   listener,
   authenticate,
+  prune,
 };
 
 // Messages carry server text (names, ids, statuses, error details): made inert at this edge.
@@ -121,6 +123,7 @@ export async function run(): Promise<void> {
       workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
       mask: (value) => core.setSecret(value),
       report,
+      github,
     });
   } catch (error) {
     if (cancelledAt) {

@@ -3,4 +3,4 @@
  * package.json at run time) so the bundle needs no file next to it; a unit test checks that it
  * matches package.json.
  */
-export const CLIENT_VERSION = '0.1.0';
+export const CLIENT_VERSION = '1.0.0';

@@ -2,6 +2,7 @@
 import type { ControlPlaneClient } from '../api/client.ts';
 import type { Clock } from '../clock.ts';
 import type { Settings } from '../inputs.ts';
+import type { GitHubContext } from '../report/github-context.ts';
 import type { CommandReport } from '../report/types.ts';
 import type { WorkflowCheckout } from '../skip.ts';
 
@@ -32,4 +33,6 @@ export interface CommandContext {
    * cancelled still reaches the outputs and the summary.
    */
   report: CommandReport;
+  /** The workflow run's repository and GitHub API (prune reads pull requests there). */
+  github?: GitHubContext;
 }

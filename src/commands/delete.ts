@@ -83,7 +83,7 @@ async function stillUndeleted(ctx: CommandContext, deploymentId: string): Promis
 }
 
 /** Polls the deployment until it answers 404 (it shows AWAITING_DELETE meanwhile). */
-async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
+export async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
   const { clock, settings, report } = ctx;
   const deadline = clock.now() + settings.waitTimeoutMs;
   for (;;) {

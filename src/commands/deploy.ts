@@ -9,6 +9,7 @@ import { logSafe } from '../report/log-text.ts';
 import { decideSkip, type SkipDecision } from '../skip.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
+import { checkGraphConfigFile } from './graph-config.ts';
 import { checkListenerServes } from './listener.ts';
 import { rollBackIfAsked } from './rollback.ts';
 import { followRevision, smokeTestIfAsked } from './rollout.ts';
@@ -16,6 +17,8 @@ import { findDeployment } from './target.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
   const { settings, client, log, report } = ctx;
+  // Before any request: a broken graph configuration would only fail the build minutes later.
+  checkGraphConfigFile(ctx);
   const existing = await log.group('Looking up the deployment', () => findDeployment(ctx));
   if (existing) recordDeployment(report, existing);
   const listenerId = settings.sourceConfig.listener_id;

@@ -88,6 +88,26 @@ export class GitHubReporting {
     }
   }
 
+  /** prune: the environment of each preview the server accepted to delete goes inactive. */
+  async #deactivatePruned(report: CommandReport): Promise<void> {
+    const octokit = this.#octokit;
+    if (!octokit || !report.prune || report.prune.dryRun) return;
+    for (const entry of report.prune.entries) {
+      const accepted = entry.result === 'deleted' || entry.result === 'awaiting-delete';
+      if (!entry.environment || !accepted) continue;
+      const result = await deactivateEnvironment({
+        octokit,
+        owner: this.#context.owner,
+        repo: this.#context.repo,
+        environment: entry.environment,
+        description: githubDescription(`Pruned: ${entry.why}`),
+        log: this.#log,
+      });
+      // A missing permission or a rate limit would repeat for every other environment.
+      if (!result.ok) return;
+    }
+  }
+
   async #finishDeployment(report: CommandReport): Promise<void> {
     const description = githubDescription(report.headline);
     if (this.#deployment) {
@@ -100,6 +120,10 @@ export class GitHubReporting {
       return;
     }
     const environment = this.#settings.environment;
+    if (report.command === 'prune' && this.#octokit) {
+      await this.#deactivatePruned(report);
+      return;
+    }
     if (
       report.command === 'delete' &&
       environment &&

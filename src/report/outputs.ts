@@ -20,6 +20,19 @@ export function outputsOf(report: CommandReport): Record<string, string> {
   set('repo-commit-sha', revision?.commitSha);
   set('tracing-project', deployment?.tracingProject);
   if (report.plan) set('plan', JSON.stringify(report.plan));
+  if (report.prune) {
+    const { entries, dryRun } = report.prune;
+    // A dry run's `pruned` is what would go; a real run's, what the server accepted to delete
+    // (a failed or skipped delete is neither pruned nor kept).
+    const pruned = entries.filter(
+      (entry) =>
+        entry.decision === 'prune' &&
+        (dryRun || entry.result === 'deleted' || entry.result === 'awaiting-delete'),
+    );
+    set('pruned', JSON.stringify(pruned.map((entry) => entry.name)));
+    const kept = entries.filter((entry) => entry.decision === 'keep');
+    set('kept', JSON.stringify(kept.map((entry) => entry.name)));
+  }
   set('listener-compute-id', report.listener?.computeId);
   if (report.listener?.namespaces)
     set('listener-namespaces', JSON.stringify(report.listener.namespaces));

@@ -22,7 +22,9 @@ import { formatTimeline } from './timeline.ts';
 import type {
   CommandReport,
   FieldChange,
+  GraphConfigReport,
   Outcome,
+  PruneEntry,
   RollbackReport,
   SmokeTestReport,
 } from './types.ts';
@@ -75,6 +77,7 @@ export function renderSummary(report: CommandReport): string {
     rollbackSection(report),
     authenticationSection(report),
     listenerSection(report),
+    pruneSection(report),
     footer(report),
   ];
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
@@ -118,8 +121,19 @@ function explanation(report: CommandReport): string {
 function facts(report: CommandReport): string {
   const rows = [...deploymentFacts(report), ...revisionFacts(report)];
   if (report.action) rows.push(['Action', cellText(report.action)]);
+  if (report.graphConfig) rows.push(['Graph configuration', graphConfigFact(report.graphConfig)]);
   rows.push(['Duration', formatDuration(report.endedAt - report.startedAt)]);
   return table(['', ''], rows);
+}
+
+function graphConfigFact(graphConfig: GraphConfigReport): string {
+  const path = truncate(graphConfig.path, SUMMARY_LIMITS.short);
+  if (!graphConfig.checked) return `${path}: not checked (not in the checkout)`;
+  const graphs = graphConfig.graphIds ?? [];
+  const shown = graphs
+    .slice(0, SUMMARY_LIMITS.changes)
+    .map((id) => truncate(id, SUMMARY_LIMITS.short));
+  return `${path}: checked, graphs ${shown.join(', ')}${graphs.length > shown.length ? ', …' : ''}`;
 }
 
 function deploymentFacts({ deployment }: CommandReport): TableCell[][] {
@@ -291,6 +305,48 @@ function namespacesCell(namespaces: readonly string[]): TableCell {
   const codes = shown.map((namespace) => inlineCode(truncate(namespace, SUMMARY_LIMITS.short)));
   const more = namespaces.length - shown.length;
   return rawMarkdown(`${codes.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+}
+
+/** Most deployments listed in the prune table; the outputs carry every name. */
+const MAX_PRUNE_ROWS = 100;
+
+const PRUNE_RESULT: Record<NonNullable<PruneEntry['result']>, string> = {
+  deleted: 'pruned',
+  'awaiting-delete': 'still AWAITING_DELETE',
+  failed: 'delete failed',
+  skipped: 'not deleted (cancelled)',
+};
+
+function pruneSection({ prune }: CommandReport): string {
+  if (!prune) return '';
+  const intro = `Deployments named ${inlineCode(truncate(`${prune.namePrefix}*`, SUMMARY_LIMITS.short))}, max-age ${escapeMarkdown(truncate(prune.maxAge, SUMMARY_LIMITS.short))}.`;
+  if (prune.entries.length === 0)
+    return `### Prune
+
+${intro} None exists.`;
+  const rows = prune.entries.slice(0, MAX_PRUNE_ROWS).map((entry): TableCell[] => {
+    const done =
+      entry.decision === 'keep'
+        ? 'kept'
+        : prune.dryRun
+          ? 'would be pruned'
+          : entry.result
+            ? PRUNE_RESULT[entry.result]
+            : 'pruned';
+    return [code(entry.name), cellText(done), cellText(entry.why, SUMMARY_LIMITS.reason)];
+  });
+  const more = prune.entries.length - rows.length;
+  const tail =
+    more > 0
+      ? `
+
+And ${more} more (see the \`pruned\` and \`kept\` outputs).`
+      : '';
+  return `### Prune
+
+${intro}
+
+${table(['Deployment', 'Result', 'Why'], rows)}${tail}`;
 }
 
 function footer({ runUrl }: CommandReport): string {

@@ -4,7 +4,14 @@
  * raw here: each reporter escapes it for its own medium.
  */
 
-export type CommandName = 'deploy' | 'redeploy' | 'status' | 'delete' | 'listener' | 'authenticate';
+export type CommandName =
+  | 'deploy'
+  | 'redeploy'
+  | 'status'
+  | 'delete'
+  | 'listener'
+  | 'authenticate'
+  | 'prune';
 
 /** How the run ended, from the user's point of view. */
 export type Outcome =
@@ -50,6 +57,40 @@ export interface SmokeTestReport {
   events: { event: string; data: string }[];
   error?: string;
   durationMs: number;
+}
+
+export interface PruneEntry {
+  name: string;
+  id: string;
+  decision: 'prune' | 'keep';
+  /** Why: "pull request #12 is closed", "not updated for 9d 4h", ... */
+  why: string;
+  pullRequest?: number;
+  /** The preview's GitHub environment, marked inactive once it is pruned. */
+  environment?: string;
+  /**
+   * For `prune` decisions of a real run: `deleted` (gone, or DELETE accepted without waiting),
+   * `awaiting-delete` (still there when the wait ran out), `failed`, or `skipped` (cancelled
+   * before its turn).
+   */
+  result?: 'deleted' | 'awaiting-delete' | 'failed' | 'skipped';
+  /** Why it failed (server text allowed). */
+  error?: string;
+}
+
+export interface PruneReport {
+  namePrefix: string;
+  maxAge: string;
+  dryRun: boolean;
+  entries: PruneEntry[];
+}
+
+export interface GraphConfigReport {
+  /** `graph-config-path` as given. */
+  path: string;
+  /** False when the file is not in the checkout (then nothing was checked). */
+  checked: boolean;
+  graphIds?: string[];
 }
 
 /** deploy with rollback-on-failure: what happened after the smoke test failed. */
@@ -115,6 +156,10 @@ export interface CommandReport {
    */
   token?: string;
   listener?: { id: string; computeId?: string; namespaces?: string[] };
+  /** prune: every deployment of the prefix, what was decided and done. */
+  prune?: PruneReport;
+  /** deploy: the graph configuration read in the checkout before anything was sent. */
+  graphConfig?: GraphConfigReport;
   /** True when this run created the deployment. */
   created?: boolean;
   /** deploy: true when nothing was sent because the active revision already runs it. */

@@ -67,6 +67,11 @@ export interface Emulator {
   setAuthenticateResult(result: AuthenticateResult): void;
   /** Moves a manual clock; throws for a real one. */
   advance(ms: number): void;
+  /**
+   * Makes a deployment look `ms` older: its created_at and updated_at move back (age rules, such
+   * as prune's max-age, are then tested without waiting). Throws for an unknown id.
+   */
+  backdate(deploymentId: string, ms: number): void;
   /** The deployments as GET would answer them now (deep copies), oldest first. */
   deployments(): Deployment[];
   /** The revisions of a deployment as GET would answer them now, oldest first. */
@@ -168,6 +173,13 @@ class RunningEmulator implements Emulator {
 
   advance(ms: number): void {
     this.clock.advance(ms);
+  }
+
+  backdate(deploymentId: string, ms: number): void {
+    const deployment = this.context.store.find(deploymentId);
+    if (deployment === undefined) throw new Error(`backdate(): no deployment ${deploymentId}`);
+    deployment.createdAt -= ms;
+    deployment.updatedAt -= ms;
   }
 
   deployments(): Deployment[] {

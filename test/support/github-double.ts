@@ -73,6 +73,8 @@ export interface GitHubDouble {
     user?: { login: string; type: 'Bot' | 'User' },
   ): FakeComment;
   seedDeployment(environment: string, ref?: string): FakeDeployment;
+  /** A pull request that GET /repos/o/r/pulls/{number} then answers. */
+  seedPullRequest(number: number, state: 'open' | 'closed'): void;
   fail(failure: ScriptedFailure): void;
   close(): Promise<void>;
 }
@@ -99,6 +101,7 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     nextId: 1000,
     comments: new Map<number, FakeComment[]>(),
     deployments: [] as FakeDeployment[],
+    pullRequests: new Map<number, 'open' | 'closed'>(),
   };
   const scripted: (ScriptedFailure & { remaining: number })[] = [];
   const requests: RecordedRequest[] = [];
@@ -200,6 +203,24 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
       },
     },
     {
+      method: 'GET',
+      pattern: /^repos\/[^/]+\/[^/]+\/pulls\/\d+$/,
+      route: ({ segments }) => {
+        const number = Number(segments[4]);
+        const pullState = state.pullRequests.get(number);
+        if (pullState === undefined) return notFound();
+        return {
+          status: 200,
+          body: {
+            number,
+            state: pullState,
+            merged: false,
+            html_url: `https://github.test/pull/${number}`,
+          },
+        };
+      },
+    },
+    {
       method: 'POST',
       pattern: /^repos\/[^/]+\/[^/]+\/deployments\/\d+\/statuses$/,
       route: ({ segments, body }) => {
@@ -278,6 +299,9 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     deployments: () =>
       state.deployments.map((d) => ({ ...d, statuses: d.statuses.map((s) => ({ ...s })) })),
     seedComment: (issueNumber, body, user = BOT) => addComment(issueNumber, body, user),
+    seedPullRequest: (number, pullState) => {
+      state.pullRequests.set(number, pullState);
+    },
     seedDeployment: (environment, ref = 'main') =>
       addDeployment({ ref, environment, transient_environment: false }),
     fail: (failure) => scripted.push({ ...failure, remaining: failure.times ?? 1 }),

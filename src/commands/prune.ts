@@ -1,0 +1,218 @@
+/**
+ * `command: prune` — delete stale preview deployments: those named `<name-prefix>...` that were
+ * not updated for `max-age`, and, when the name ends in a pull request number that `github-token`
+ * can read, those of closed pull requests at once (open ones are kept whatever their age).
+ *
+ * Deleting reuses `command: delete` for each preview (lookup by id, DELETE, the 404/405 rules),
+ * then waits, with one deadline for all, until each is gone. A re-run is safe: what is gone is no
+ * longer listed, and a preview already AWAITING_DELETE is deleted again harmlessly.
+ */
+import type { Deployment } from '../api/schemas.ts';
+import { messageOf } from '../error-message.ts';
+import { formatDuration } from '../parse/index.ts';
+import { type PullRequestState, planPrune, pullRequestNumberOf } from '../prune-plan.ts';
+import type { CommandReport, PruneEntry, PruneReport } from '../report/types.ts';
+import type { CommandContext, Logger } from './context.ts';
+import { deleteCommand, waitUntilGone } from './delete.ts';
+
+export async function prune(ctx: CommandContext): Promise<void> {
+  const { settings, client, log, report } = ctx;
+  const options = settings.prune;
+  if (options === undefined) throw new Error("unreachable: 'prune' settings missing");
+  const { namePrefix } = options;
+
+  const deployments = await log.group(`Listing deployments named ${namePrefix}*`, async () => {
+    const found: Deployment[] = [];
+    // Every page first: deleting while walking the pages would shift the offsets.
+    for await (const deployment of client.listAllDeployments(
+      { name_contains: namePrefix },
+      { signal: ctx.signal },
+    )) {
+      if (deployment.name.startsWith(namePrefix)) found.push(deployment);
+    }
+    log.info(`${found.length} deployment(s) named ${namePrefix}*.`);
+    return found;
+  });
+
+  const pullRequests = await readPullRequests(ctx, deployments, namePrefix);
+  const plan = planPrune({
+    deployments,
+    namePrefix,
+    maxAgeMs: options.maxAgeMs,
+    now: ctx.clock.now(),
+    pullRequests,
+    ...(settings.github.environment ? { environmentPrefix: settings.github.environment } : {}),
+  });
+  const prune: PruneReport = {
+    namePrefix,
+    maxAge: options.maxAge,
+    dryRun: settings.dryRun,
+    entries: plan.map((candidate) => ({ ...candidate })),
+  };
+  report.prune = prune;
+  for (const entry of prune.entries) {
+    log.info(`${entry.decision === 'prune' ? 'prune' : 'keep '} ${entry.name}: ${entry.why}`);
+  }
+  const doomed = prune.entries.filter((entry) => entry.decision === 'prune');
+  const kept = prune.entries.length - doomed.length;
+
+  if (settings.dryRun) {
+    report.outcome = 'planned';
+    report.plan = {
+      action: 'prune',
+      prune: doomed.map((entry) => entry.name),
+      keep: prune.entries.filter((entry) => entry.decision === 'keep').map((entry) => entry.name),
+    };
+    report.headline = `Dry run: would prune ${doomed.length} and keep ${kept} of the deployments named ${namePrefix}*`;
+    return;
+  }
+
+  for (const entry of doomed) {
+    if (ctx.signal.aborted) {
+      entry.result = 'skipped';
+      continue;
+    }
+    await log.group(`Deleting ${entry.name} (${entry.why})`, () => deleteOne(ctx, entry));
+  }
+  if (settings.wait) await waitForAll(ctx, doomed);
+  finish(ctx, doomed, kept);
+}
+
+/** States of the pull requests the names end in, when github-token can read them. */
+async function readPullRequests(
+  ctx: CommandContext,
+  deployments: readonly Deployment[],
+  namePrefix: string,
+): Promise<Map<number, PullRequestState>> {
+  const numbers = [
+    ...new Set(
+      deployments.flatMap((deployment) => pullRequestNumberOf(deployment.name, namePrefix) ?? []),
+    ),
+  ].sort((a, b) => a - b);
+  if (numbers.length === 0) return new Map();
+  const { token } = ctx.settings.github;
+  const github = ctx.github;
+  if (!token || !github?.owner || !github.repo) {
+    ctx.log.info(
+      `Pull requests not read (${token ? 'no repository: not running in GitHub Actions' : "'github-token' is empty"}): every preview is judged by its age.`,
+    );
+    return new Map();
+  }
+  const { readPullRequestStates } = await import('../report/github-pulls.ts');
+  const states = await ctx.log.group(`Reading ${numbers.length} pull request(s)`, () =>
+    readPullRequestStates({
+      token,
+      apiUrl: github.apiUrl,
+      owner: github.owner,
+      repo: github.repo,
+      numbers,
+      log: ctx.log,
+    }),
+  );
+  ctx.log.info(`Read the state of ${states.size} of ${numbers.length} pull request(s).`);
+  return states;
+}
+
+/** `command: delete` for one preview, on a report of its own. */
+async function deleteOne(ctx: CommandContext, entry: PruneEntry): Promise<void> {
+  const scratch = scratchReport(ctx);
+  try {
+    await deleteCommand(
+      subContext(ctx, entry, scratch, { wait: false, waitTimeoutMs: ctx.settings.waitTimeoutMs }),
+    );
+  } catch (error) {
+    scratch.outcome = 'failure';
+    scratch.reason = messageOf(error);
+  }
+  if (scratch.outcome === 'success') {
+    entry.result = 'deleted';
+    return;
+  }
+  entry.result = 'failed';
+  entry.error = [scratch.reason, scratch.nextStep].filter(Boolean).join(' ') || scratch.headline;
+  ctx.log.warning(`${entry.name} was not deleted: ${entry.error}`);
+}
+
+/** One deadline for every preview: the server deletes them side by side. */
+async function waitForAll(ctx: CommandContext, doomed: readonly PruneEntry[]): Promise<void> {
+  const deleted = doomed.filter((entry) => entry.result === 'deleted');
+  if (deleted.length === 0) return;
+  const deadline = ctx.clock.now() + ctx.settings.waitTimeoutMs;
+  await ctx.log.group(`Waiting until ${deleted.length} deployment(s) are gone`, async () => {
+    for (const entry of deleted) {
+      const scratch = scratchReport(ctx);
+      const waitTimeoutMs = Math.max(0, deadline - ctx.clock.now());
+      await waitUntilGone(subContext(ctx, entry, scratch, { wait: true, waitTimeoutMs }), entry.id);
+      if (scratch.outcome !== 'success') entry.result = 'awaiting-delete';
+      if (ctx.signal.aborted) return;
+    }
+  });
+}
+
+function finish(ctx: CommandContext, doomed: readonly PruneEntry[], kept: number): void {
+  const { report, settings } = ctx;
+  const done = doomed.filter((entry) => entry.result === 'deleted');
+  const failed = doomed.filter((entry) => entry.result === 'failed');
+  const waiting = doomed.filter((entry) => entry.result === 'awaiting-delete');
+  const skipped = doomed.filter((entry) => entry.result === 'skipped');
+  const prefix = settings.prune?.namePrefix ?? '';
+  report.headline = `Pruned ${done.length} and kept ${kept} of the deployments named ${prefix}*`;
+  if (ctx.signal.aborted) {
+    report.outcome = 'cancelled';
+    report.reason = `The job was cancelled during the prune; not deleted: ${names([...skipped, ...waiting])}.`;
+    report.nextStep = 'Run the prune again: what is already gone is no longer listed.';
+  } else if (failed.length > 0) {
+    report.outcome = 'failure';
+    report.reason = `${failed.length} of ${doomed.length} deployment(s) could not be deleted: ${failed.map((entry) => `${entry.name} (${entry.error})`).join('; ')}`;
+    report.nextStep =
+      'The others were deleted. Fix the cause above and run the prune again; it picks up what is left.';
+  } else if (waiting.length > 0) {
+    report.outcome = 'timeout';
+    report.reason = `Still AWAITING_DELETE after ${formatDuration(settings.waitTimeoutMs)}: ${names(waiting)}.`;
+    report.nextStep =
+      "The deletions go on on the server: check later with 'command: status', or raise 'wait-timeout'.";
+  } else {
+    report.outcome = 'success';
+  }
+}
+
+function names(entries: readonly PruneEntry[]): string {
+  return entries.length === 0 ? 'none' : entries.map((entry) => entry.name).join(', ');
+}
+
+function scratchReport(ctx: CommandContext): CommandReport {
+  const now = ctx.clock.now();
+  return { command: 'delete', outcome: 'failure', headline: '', startedAt: now, endedAt: now };
+}
+
+/** The context `command: delete` would get for this one preview, addressed by id and name. */
+function subContext(
+  ctx: CommandContext,
+  entry: PruneEntry,
+  report: CommandReport,
+  wait: { wait: boolean; waitTimeoutMs: number },
+): CommandContext {
+  return {
+    ...ctx,
+    settings: {
+      ...ctx.settings,
+      target: { deploymentId: entry.id, name: entry.name },
+      ignoreNotFound: true,
+      dryRun: false,
+      ...wait,
+    },
+    report,
+    log: flatGroups(ctx.log),
+  };
+}
+
+/** The log runs one group at a time: inside a prune group, delete's groups are plain lines. */
+function flatGroups(log: Logger): Logger {
+  return {
+    ...log,
+    group: (title, body) => {
+      log.info(title);
+      return body();
+    },
+  };
+}

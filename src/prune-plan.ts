@@ -1,0 +1,79 @@
+/**
+ * Which preview deployments `command: prune` deletes, and why. Pure: the deployments, the pull
+ * request states and the time come in as plain values.
+ *
+ * A deployment is a candidate when its name starts with `name-prefix`. When the rest of the name
+ * is a pull request number and that pull request's state is known, the state decides: closed
+ * (merged or not) is pruned whatever its age, open is kept. Otherwise the age decides: not
+ * updated for longer than `max-age` is pruned. A deployment whose age cannot be read is kept:
+ * nothing is deleted without a reason that holds.
+ */
+import type { Deployment } from './api/schemas.ts';
+import { formatAge } from './parse/age.ts';
+
+export type PullRequestState = 'open' | 'closed';
+
+export interface PrunePlanInput {
+  deployments: readonly Deployment[];
+  namePrefix: string;
+  maxAgeMs: number;
+  /** Epoch ms. */
+  now: number;
+  /** States of the pull requests that could be read; a number not here is unknown. */
+  pullRequests: ReadonlyMap<number, PullRequestState>;
+  /** `github-environment`: the prefix of the previews' GitHub environments, when set. */
+  environmentPrefix?: string;
+}
+
+export interface PruneCandidate {
+  id: string;
+  name: string;
+  decision: 'prune' | 'keep';
+  /** Why, in a few words: "pull request #12 is closed", "not updated for 9d 4h". */
+  why: string;
+  /** The number the name ends in, when it is one. */
+  pullRequest?: number;
+  /** The GitHub environment of the preview: environment prefix + the name's suffix. */
+  environment?: string;
+}
+
+/** Every deployment of the prefix with its decision, in name order. */
+export function planPrune(input: PrunePlanInput): PruneCandidate[] {
+  return input.deployments
+    .filter((deployment) => deployment.name.startsWith(input.namePrefix))
+    .toSorted((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }))
+    .map((deployment) => decide(deployment, input));
+}
+
+/** The PR number a name ends in: `<prefix><number>`, digits only, no leading zero. */
+export function pullRequestNumberOf(name: string, namePrefix: string): number | undefined {
+  const suffix = name.slice(namePrefix.length);
+  return /^[1-9]\d{0,9}$/.test(suffix) ? Number(suffix) : undefined;
+}
+
+function decide(deployment: Deployment, input: PrunePlanInput): PruneCandidate {
+  const pullRequest = pullRequestNumberOf(deployment.name, input.namePrefix);
+  const suffix = deployment.name.slice(input.namePrefix.length);
+  const base = {
+    id: deployment.id,
+    name: deployment.name,
+    ...(pullRequest === undefined ? {} : { pullRequest }),
+    ...(input.environmentPrefix ? { environment: `${input.environmentPrefix}${suffix}` } : {}),
+  };
+  const state = pullRequest === undefined ? undefined : input.pullRequests.get(pullRequest);
+  if (state === 'closed') {
+    return { ...base, decision: 'prune', why: `pull request #${pullRequest} is closed` };
+  }
+  if (state === 'open') {
+    return { ...base, decision: 'keep', why: `pull request #${pullRequest} is open` };
+  }
+  const updatedAt = Date.parse(deployment.updated_at ?? '');
+  if (Number.isNaN(updatedAt)) {
+    return { ...base, decision: 'keep', why: 'its age is unknown (no updated_at)' };
+  }
+  const age = input.now - updatedAt;
+  if (age > input.maxAgeMs) {
+    return { ...base, decision: 'prune', why: `not updated for ${formatAge(age)}` };
+  }
+  return { ...base, decision: 'keep', why: `updated ${formatAge(age)} ago` };
+}

@@ -1,0 +1,237 @@
+/**
+ * `command: prune` end to end: the bundle against the emulator and the GitHub double. Previews
+ * are made old with emulator.backdate() instead of waiting; pull request states come from the
+ * double's GET /repos/{owner}/{repo}/pulls/{number}.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../emulator/index.ts';
+import {
+  FAKE_GITHUB_TOKEN,
+  type GitHubDouble,
+  startGitHubDouble,
+} from '../support/github-double.ts';
+import { runAction } from '../support/run-action.ts';
+import {
+  commandInputs,
+  errorLines,
+  expectCleanRun,
+  readable,
+  seedDeployment,
+  theError,
+  warningLines,
+  writesIn,
+} from './command-fixtures.ts';
+import { API_KEY } from './helpers.ts';
+
+const DAY = 86_400_000;
+
+let emulator: Emulator;
+let github: GitHubDouble;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60 });
+  github = await startGitHubDouble();
+});
+afterEach(async () => {
+  await emulator.close();
+  await github.close();
+});
+
+/** Seeds a deployment `ageDays` old. */
+async function preview(name: string, ageDays: number): Promise<string> {
+  const deployment = await seedDeployment(emulator, name);
+  emulator.backdate(deployment.id, ageDays * DAY);
+  return deployment.id;
+}
+
+/**
+ * agent-pr-1: fresh, its PR closed. agent-pr-2: old, its PR open. agent-pr-3: old, no such PR.
+ * agent-pr-4: fresh, no such PR. agent-pr-feature: old, no PR number. my-agent-pr-5 and
+ * agent-prod: old, but not named agent-pr-*.
+ */
+async function seedPreviews(): Promise<void> {
+  await preview('agent-pr-1', 0);
+  await preview('agent-pr-2', 30);
+  await preview('agent-pr-3', 10);
+  await preview('agent-pr-4', 1);
+  await preview('agent-pr-feature', 9);
+  await preview('my-agent-pr-5', 30);
+  await preview('agent-prod', 30);
+  github.seedPullRequest(1, 'closed');
+  github.seedPullRequest(2, 'open');
+}
+
+function pruneRun(extra: Record<string, string> = {}) {
+  return runAction({
+    inputs: commandInputs(emulator, 'prune', {
+      'name-prefix': 'agent-pr-',
+      'max-age': '7d',
+      'github-token': FAKE_GITHUB_TOKEN,
+      ...extra,
+    }),
+    env: { GITHUB_API_URL: github.url },
+  });
+}
+
+const remaining = (): string[] =>
+  emulator
+    .deployments()
+    .map((deployment) => deployment.name)
+    .sort();
+
+describe('prune', () => {
+  it('prunes stale previews and those of closed PRs, keeps open PRs, marks environments inactive', async () => {
+    await seedPreviews();
+    for (const n of ['1', '2', '3', 'feature']) github.seedDeployment(`preview-pr-${n}`);
+
+    const run = await pruneRun({ 'github-environment': 'preview-pr-' });
+
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual([
+      'agent-pr-1',
+      'agent-pr-3',
+      'agent-pr-feature',
+    ]);
+    expect(JSON.parse(run.outputs.kept ?? '')).toEqual(['agent-pr-2', 'agent-pr-4']);
+    expect(remaining()).toEqual(['agent-pr-2', 'agent-pr-4', 'agent-prod', 'my-agent-pr-5']);
+    // Only the numbered previews' pull requests were read.
+    const pulls = github.requests.filter((request) => request.path.includes('/pulls/'));
+    expect(pulls.map((request) => request.path).sort()).toEqual(
+      [1, 2, 3, 4].map((n) => `/repos/acme/agent/pulls/${n}`),
+    );
+    const lastState = (environment: string) =>
+      github
+        .deployments()
+        .find((deployment) => deployment.environment === environment)
+        ?.statuses.at(-1)?.state;
+    expect(lastState('preview-pr-1')).toBe('inactive');
+    expect(lastState('preview-pr-3')).toBe('inactive');
+    expect(lastState('preview-pr-feature')).toBe('inactive');
+    expect(lastState('preview-pr-2')).toBeUndefined();
+    const summary = readable(run.summary);
+    expect(summary).toContain('Pruned 3 and kept 2 of the deployments named agent-pr-*');
+    expect(summary).toContain('| `agent-pr-1` | pruned | pull request #1 is closed |');
+    expect(summary).toContain('| `agent-pr-2` | kept | pull request #2 is open |');
+    expect(summary).toContain('| `agent-pr-3` | pruned | not updated for 10d |');
+    expect(summary).toContain('| `agent-pr-4` | kept | updated 1d ago |');
+    expect(warningLines(run)).toEqual([]);
+    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+  });
+
+  it('dry run: lists what would go and deletes nothing', async () => {
+    await seedPreviews();
+    const before = emulator.requests.length;
+
+    const run = await pruneRun({ 'dry-run': 'true' });
+
+    expect(run.exitCode).toBe(0);
+    expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+    expect(remaining()).toHaveLength(7);
+    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual([
+      'agent-pr-1',
+      'agent-pr-3',
+      'agent-pr-feature',
+    ]);
+    expect(JSON.parse(run.outputs.plan ?? '')).toEqual({
+      action: 'prune',
+      prune: ['agent-pr-1', 'agent-pr-3', 'agent-pr-feature'],
+      keep: ['agent-pr-2', 'agent-pr-4'],
+    });
+    expect(run.stdout).toContain('prune agent-pr-1: pull request #1 is closed');
+    expect(readable(run.summary)).toContain(
+      '| `agent-pr-3` | would be pruned | not updated for 10d |',
+    );
+    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+  });
+
+  it('judges every preview by its age when github-token is empty', async () => {
+    await seedPreviews();
+
+    const run = await pruneRun({ 'github-token': '' });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain("Pull requests not read ('github-token' is empty)");
+    // agent-pr-1's PR is closed, but without the token only its age counts: 0 days.
+    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual([
+      'agent-pr-2',
+      'agent-pr-3',
+      'agent-pr-feature',
+    ]);
+    expect(github.requests).toEqual([]);
+    expectCleanRun(run, emulator);
+  });
+
+  it('warns once and falls back to ages when the token cannot read pull requests', async () => {
+    await seedPreviews();
+    github.fail({ kind: 'forbidden', path: '/pulls/' });
+
+    const run = await pruneRun();
+
+    expect(run.exitCode).toBe(0);
+    const warnings = warningLines(run);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('Could not read pull request #1');
+    expect(warnings[0]).toContain('pull-requests: read');
+    expect(github.requests.filter((request) => request.path.includes('/pulls/'))).toHaveLength(1);
+    expect(JSON.parse(run.outputs.kept ?? '')).toEqual(['agent-pr-1', 'agent-pr-4']);
+    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+  });
+
+  it('succeeds with empty lists when nothing is named so', async () => {
+    await preview('agent-prod', 30);
+
+    const run = await pruneRun();
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ pruned: '[]', kept: '[]' });
+    expect(remaining()).toEqual(['agent-prod']);
+    expect(readable(run.summary)).toContain('None exists.');
+    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+  });
+
+  it('fails naming each preview it could not delete, and keeps going with the others', async () => {
+    await emulator.close();
+    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteSupported: false });
+    await preview('agent-pr-7', 10);
+    await preview('agent-pr-8', 10);
+
+    const run = await pruneRun({ 'github-token': '' });
+
+    expect(run.exitCode).toBe(1);
+    expect(emulator.requests.filter((request) => request.method === 'DELETE')).toHaveLength(2);
+    const error = theError(run);
+    expect(error).toContain('2 of 2 deployment(s) could not be deleted: agent-pr-7 (');
+    expect(error).toContain('does not support DELETE');
+    expect(run.outputs).toMatchObject({ pruned: '[]', kept: '[]' });
+    expect(errorLines(run)).toHaveLength(1);
+    expectCleanRun(run, emulator);
+  });
+
+  it('waits for the deletions with one deadline, and times out naming what is still there', async () => {
+    await emulator.close();
+    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60_000 });
+    await preview('agent-pr-7', 10);
+    await preview('agent-pr-8', 10);
+
+    const run = await pruneRun({ 'github-token': '', 'wait-timeout': '300ms' });
+
+    expect(run.exitCode).toBe(1);
+    expect(theError(run)).toContain('Still AWAITING_DELETE after 300ms: agent-pr-7, agent-pr-8.');
+    // Both deletions were accepted: they are pruned, the server just has not finished.
+    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual(['agent-pr-7', 'agent-pr-8']);
+    expect(emulator.deployments().map((deployment) => deployment.status)).toEqual([
+      'AWAITING_DELETE',
+      'AWAITING_DELETE',
+    ]);
+    expectCleanRun(run, emulator);
+  });
+
+  it('refuses a name-prefix shorter than 3 characters before any request', async () => {
+    const run = await pruneRun({ 'name-prefix': 'ag' });
+
+    expect(run.exitCode).toBe(1);
+    expect(theError(run)).toContain('Input \'name-prefix\' is "ag", shorter than 3 characters');
+    expect(emulator.requests).toEqual([]);
+    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+  });
+});
