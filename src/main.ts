@@ -98,6 +98,7 @@ export async function run(): Promise<void> {
     cancelledAt = describeCancellation({
       report,
       writes: client.writesInFlight(),
+      writesSent: client.writesSent,
       waits: settings.wait,
     });
     core.info(logSafe(`Cancellation received (${signal}): ${cancelledAt.notice}.`));

@@ -76,6 +76,11 @@ export class ControlPlaneClient {
     this.#http = new HttpClient(options);
   }
 
+  /** How many writes this client has sent, answered or not. */
+  get writesSent(): number {
+    return this.#http.writesSent;
+  }
+
   /** The writes sent and not yet answered (see HttpClient.writesInFlight). */
   writesInFlight(): WriteInFlight[] {
     return this.#http.writesInFlight();

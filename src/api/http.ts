@@ -148,6 +148,7 @@ export class HttpClient {
   readonly #transport: Transport;
   readonly #ownsTransport: boolean;
   readonly #writesInFlight = new Set<WriteInFlight>();
+  #writesSent = 0;
 
   constructor(options: HttpClientOptions) {
     const base = new URL(options.baseUrl);
@@ -210,6 +211,11 @@ export class HttpClient {
     signal?.throwIfAborted();
   }
 
+  /** How many writes (anything but GET) this client has sent, answered or not. */
+  get writesSent(): number {
+    return this.#writesSent;
+  }
+
   /** The writes (anything but GET) sent and not yet answered, oldest first. */
   writesInFlight(): WriteInFlight[] {
     return [...this.#writesInFlight].map((write) => ({ ...write }));
@@ -228,6 +234,7 @@ export class HttpClient {
     if (req.method === 'GET') return this.#send(req);
     const write: WriteInFlight = { method: req.method, path: req.path, subject: req.subject };
     this.#writesInFlight.add(write);
+    this.#writesSent += 1;
     try {
       return await this.#send(req);
     } finally {

@@ -159,7 +159,7 @@ function finish(ctx: CommandContext, doomed: readonly PruneEntry[], kept: number
   report.headline = `Pruned ${done.length} and kept ${kept} of the deployments named ${prefix}*`;
   if (ctx.signal.aborted) {
     report.outcome = 'cancelled';
-    report.reason = `The job was cancelled during the prune; not deleted: ${names([...skipped, ...waiting])}.`;
+    report.reason = `The job was cancelled during the prune. Deletion accepted (it goes on on the server): ${names(doomed.filter((entry) => entry.result === 'deleted' || entry.result === 'awaiting-delete'))}. Not started: ${names(skipped)}.`;
     report.nextStep = 'Run the prune again: what is already gone is no longer listed.';
   } else if (failed.length > 0) {
     report.outcome = 'failure';

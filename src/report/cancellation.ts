@@ -13,6 +13,8 @@ export interface CancellationMoment {
   report: Readonly<CommandReport>;
   /** The writes sent and not answered when the signal came (oldest first). */
   writes: readonly WriteInFlight[];
+  /** Every write sent so far, answered or not. */
+  writesSent: number;
   /** Whether the command follows the revision until it ends (`wait: true`). */
   waits: boolean;
 }
@@ -93,6 +95,7 @@ function writeStory(write: WriteInFlight, report: Readonly<CommandReport>): Canc
 export function describeCancellation({
   report,
   writes,
+  writesSent,
   waits,
 }: CancellationMoment): CancellationStory {
   const write = writes.at(-1);
@@ -113,6 +116,13 @@ export function describeCancellation({
       notice: `stopping; ${label} was ${report.action} before the cancellation`,
       reason: `The job was cancelled after ${label} was ${report.action}; what it started goes on on the server.`,
       nextStep: `${statusStep(report)}.`,
+    };
+  }
+  if (writesSent > 0) {
+    return {
+      notice: 'stopping; what this run has changed goes on on the server',
+      reason: `The job was cancelled after ${writesSent} change${writesSent === 1 ? '' : 's'} sent to the control plane; what they started goes on on the server.`,
+      nextStep: 'Re-run the job: it picks up from what the server has now.',
     };
   }
   return {

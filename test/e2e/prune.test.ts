@@ -226,6 +226,29 @@ describe('prune', () => {
     expectCleanRun(run, emulator);
   });
 
+  it('stops at once when the job is cancelled, saying what is not deleted yet', async () => {
+    await emulator.close();
+    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60_000 });
+    await preview('agent-pr-7', 10);
+    await preview('agent-pr-8', 10);
+
+    const run = await runAction({
+      inputs: commandInputs(emulator, 'prune', { 'name-prefix': 'agent-pr-', 'github-token': '' }),
+      signal: { name: 'SIGTERM', when: 'Waiting until 2 deployment(s) are gone' },
+    });
+
+    expect(run.exitCode).toBe(1);
+    const error = theError(run);
+    expect(error).toContain(
+      'The job was cancelled during the prune. Deletion accepted (it goes on on the server): agent-pr-7, agent-pr-8. Not started: none.',
+    );
+    expect(error).toContain('Run the prune again');
+    // Both DELETEs were accepted before the cancellation.
+    expect(emulator.requests.filter((request) => request.method === 'DELETE')).toHaveLength(2);
+    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual(['agent-pr-7', 'agent-pr-8']);
+    expectCleanRun(run, emulator);
+  });
+
   it('refuses a name-prefix shorter than 3 characters before any request', async () => {
     const run = await pruneRun({ 'name-prefix': 'ag' });
 

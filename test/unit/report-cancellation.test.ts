@@ -18,7 +18,12 @@ const DEPLOYMENT = { id: 'dep-1', name: 'agent' };
 
 describe('describeCancellation', () => {
   it('before any write: nothing changed, and no word of a wait', () => {
-    const story = describeCancellation({ report: report(), writes: [], waits: true });
+    const story = describeCancellation({
+      report: report(),
+      writes: [],
+      writesSent: 0,
+      waits: true,
+    });
     expect(story.notice).toBe('stopping; nothing has been changed on the server');
     expect(story.reason).toBe('The job was cancelled before anything was changed on the server.');
     expect(JSON.stringify(story)).not.toContain('wait');
@@ -27,6 +32,7 @@ describe('describeCancellation', () => {
   it('a create in flight: the deployment may exist; a re-run picks it up by name', () => {
     const story = describeCancellation({
       report: report(),
+      writesSent: 1,
       writes: [
         {
           method: 'POST',
@@ -46,6 +52,7 @@ describe('describeCancellation', () => {
   it('a PATCH in flight names the deployment and its id', () => {
     const story = describeCancellation({
       report: report({ deployment: DEPLOYMENT }),
+      writesSent: 1,
       writes: [
         {
           method: 'PATCH',
@@ -62,6 +69,7 @@ describe('describeCancellation', () => {
   it('a redeploy and a delete in flight each say what may have started', () => {
     const redeploy = describeCancellation({
       report: report({ command: 'redeploy', deployment: DEPLOYMENT }),
+      writesSent: 1,
       writes: [
         {
           method: 'POST',
@@ -74,6 +82,7 @@ describe('describeCancellation', () => {
     expect(redeploy.reason).toContain('the redeploy of revision rev-1 of deployment agent (dep-1)');
     const deletion = describeCancellation({
       report: report({ command: 'delete', deployment: DEPLOYMENT }),
+      writesSent: 1,
       writes: [
         {
           method: 'DELETE',
@@ -93,14 +102,24 @@ describe('describeCancellation', () => {
       action: 'created',
       revision: { id: 'rev-2', status: 'BUILDING' },
     });
-    const waiting = describeCancellation({ report: following, writes: [], waits: true });
+    const waiting = describeCancellation({
+      report: following,
+      writes: [],
+      writesSent: 0,
+      waits: true,
+    });
     expect(waiting.notice).toBe(
       'stopping the wait for revision rev-2; the rollout goes on on the server',
     );
     expect(waiting.reason).toContain(
       'while revision rev-2 of deployment agent (dep-1) was BUILDING',
     );
-    const reading = describeCancellation({ report: following, writes: [], waits: false });
+    const reading = describeCancellation({
+      report: following,
+      writes: [],
+      writesSent: 0,
+      waits: false,
+    });
     expect(reading.notice).not.toContain('wait');
   });
 
@@ -108,10 +127,22 @@ describe('describeCancellation', () => {
     const story = describeCancellation({
       report: report({ deployment: DEPLOYMENT, action: 'patched' }),
       writes: [],
+      writesSent: 0,
       waits: true,
     });
     expect(story.reason).toBe(
       'The job was cancelled after deployment agent (dep-1) was patched; what it started goes on on the server.',
     );
+  });
+
+  it('after writes it cannot name (a prune between deletions): never claims nothing changed', () => {
+    const story = describeCancellation({
+      report: report({ command: 'prune' }),
+      writes: [],
+      writesSent: 2,
+      waits: true,
+    });
+    expect(story.notice).toBe('stopping; what this run has changed goes on on the server');
+    expect(story.reason).toContain('after 2 changes sent to the control plane');
   });
 });
