@@ -280,9 +280,6 @@ const MAX_DETAIL = 1000;
 const MAX_SHORT = 100;
 /** A longer deployment URL is not linked (it would bloat the comment), only shown cut short. */
 const MAX_URL = 2000;
-const REDACTED = '***';
-/** Shorter strings are not redacted: replacing every "a" would wreck the comment, not hide much. */
-const MIN_REDACTED_LENGTH = 4;
 /** A status label, as the comment's heading shows it. */
 const OUTCOME_LABEL = {
     success: 'Succeeded',
@@ -297,8 +294,9 @@ function prCommentMarker(deploymentName) {
     // encodeURIComponent is injective and turns `>` into %3E, so no name can close the comment.
     return `<!-- deploy-action:${encodeURIComponent(deploymentName)} -->`;
 }
+/** Renders a report that is already redacted (see api/redact.ts): this only escapes. */
 function renderPrComment(report, context) {
-    const clean = (text, max) => (0,markdown/* escapeMarkdown */.FV)((0,markdown/* truncate */.xv)(redact(text, context.redact), max));
+    const clean = (text, max) => (0,markdown/* escapeMarkdown */.FV)((0,markdown/* truncate */.xv)(text, max));
     const emoji = outcome/* OUTCOME_EMOJI */.s[report.outcome];
     const label = OUTCOME_LABEL[report.outcome];
     const lines = [
@@ -310,7 +308,7 @@ function renderPrComment(report, context) {
         (0,markdown/* table */.tp)(['Status', 'URL', 'Revision', 'Commit', 'Updated (UTC)'], [
             [
                 `${emoji} ${label}`,
-                deploymentUrlCell(report, context),
+                deploymentUrlCell(report),
                 revisionCell(report, clean),
                 commitCell(report, context),
                 new Date(report.endedAt).toISOString(),
@@ -320,18 +318,16 @@ function renderPrComment(report, context) {
         '',
         footer(report, context),
     ];
-    // Belt and braces: a value that survived escaping unchanged is caught here too.
-    return redact(lines.join('\n'), context.redact);
+    return lines.join('\n');
 }
-function deploymentUrlCell(report, context) {
+function deploymentUrlCell(report) {
     const url = report.deployment?.url;
     if (!url)
         return '—';
-    const shown = redact(url, context.redact);
-    if (shown.length > MAX_URL)
-        return (0,markdown/* rawMarkdown */._I)((0,markdown/* inlineCode */.ti)((0,markdown/* truncate */.xv)(shown, MAX_SHORT)));
+    if (url.length > MAX_URL)
+        return (0,markdown/* rawMarkdown */._I)((0,markdown/* inlineCode */.ti)((0,markdown/* truncate */.xv)(url, MAX_SHORT)));
     // `link` only links http(s) URLs; anything else is shown as escaped text.
-    return (0,markdown/* rawMarkdown */._I)((0,markdown/* link */.nf)((0,markdown/* truncate */.xv)(shown, MAX_SHORT), shown));
+    return (0,markdown/* rawMarkdown */._I)((0,markdown/* link */.nf)((0,markdown/* truncate */.xv)(url, MAX_SHORT), url));
 }
 function revisionCell(report, clean) {
     const revision = report.revision;
@@ -363,10 +359,12 @@ function detailLines(report, clean) {
         const error = report.smokeTest.error ? `: ${clean(report.smokeTest.error, MAX_DETAIL)}` : '';
         details.push(`**Smoke test:** ${report.smokeTest.result}${error}`);
     }
-    if (report.reason)
-        details.push(`**Reason:** ${clean(report.reason, MAX_DETAIL)}`);
-    if (report.nextStep)
-        details.push(`**Next step:** ${clean(report.nextStep, MAX_DETAIL)}`);
+    if (report.reason) {
+        details.push(`**Reason:** ${(0,markdown/* escapeMarkdownLines */.c0)((0,markdown/* truncate */.xv)(report.reason, MAX_DETAIL))}`);
+    }
+    if (report.nextStep) {
+        details.push(`**Next step:** ${(0,markdown/* escapeMarkdownLines */.c0)((0,markdown/* truncate */.xv)(report.nextStep, MAX_DETAIL))}`);
+    }
     // Each detail is its own paragraph.
     return details.flatMap((detail) => ['', detail]);
 }
@@ -374,14 +372,6 @@ function footer(report, context) {
     const runUrl = report.runUrl ?? context.github.runUrl;
     const run = runUrl ? `${(0,markdown/* link */.nf)('Workflow run', runUrl)} · ` : '';
     return `<sub>${run}posted by deploy-action, updated on every run</sub>`;
-}
-function redact(text, values) {
-    let result = text;
-    for (const value of values ?? []) {
-        if (value.length >= MIN_REDACTED_LENGTH)
-            result = result.replaceAll(value, REDACTED);
-    }
-    return result;
 }
 function shouldComment(context, settings) {
     if (!settings.enabled)
@@ -487,7 +477,6 @@ async function publishPrComment(options) {
     const body = renderPrComment(options.report, {
         deploymentName: options.deploymentName,
         github,
-        redact: options.redact,
     });
     return upsertPrComment({
         octokit,
@@ -551,8 +540,11 @@ class GitHubReporting {
         if (result.ok)
             this.#deployment = result.handle;
     }
-    /** After the command: close the GitHub deployment and update the PR comment. */
-    async finish(report, redact) {
+    /**
+     * After the command: close the GitHub deployment and update the PR comment. The report is
+     * already redacted (main.ts): what it holds may be shown.
+     */
+    async finish(report) {
         await this.#finishDeployment(report);
         if (!github_settings/* COMMENTED_COMMANDS */.a.includes(report.command) || report.outcome === 'planned')
             return;
@@ -565,7 +557,6 @@ class GitHubReporting {
             deploymentName,
             enabled: this.#settings.prComment,
             octokit: this.#octokit,
-            redact,
             log: this.#log,
         });
         if (result.status !== 'skipped') {
@@ -595,7 +586,10 @@ class GitHubReporting {
         }
     }
     async #finishDeployment(report) {
-        const description = githubDescription(report.headline);
+        // A failure's reason (the server's status message) is what a person on the environment
+        // page needs; the report is redacted, so it may be shown.
+        const failed = report.outcome === 'failure' || report.outcome === 'timeout';
+        const description = githubDescription((failed ? report.reason : undefined) ?? report.headline);
         if (this.#deployment) {
             await finishGitHubDeployment(this.#deployment, {
                 state: githubDeploymentStateFor(report.outcome),

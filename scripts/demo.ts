@@ -2,10 +2,13 @@
  * `npm run demo`: the action's main job on this machine, with nothing to set up. It starts the
  * bundled control-plane emulator, runs dist/index.js exactly as the runner would (INPUT_*
  * variables, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) to create a deployment, then again to
- * patch it, and shows the log, the outputs and the job summary of each run.
+ * patch it, and shows each run as a person sees it on GitHub: the log as the runner displays it
+ * (masks applied as ***, add-mask lines consumed, groups and annotations shown, debug lines
+ * hidden), the outputs, and the job summary as rendered text.
  */
 import { startEmulator } from '../test/emulator/index.ts';
 import { runAction } from '../test/support/run-action.ts';
+import { runnerLogView, summaryView } from '../test/support/runner-view.ts';
 
 const API_KEY = 'demo-api-key';
 const emulator = await startEmulator({ apiKey: API_KEY, stepMs: 400 });
@@ -28,15 +31,14 @@ try {
   ] as const) {
     banner(title);
     const run = await runAction({ inputs: { ...inputs, ...extra }, killAfterMs: 60_000 });
-    // The runner hides ::debug:: lines unless step debug is on; so does the demo.
-    process.stdout.write(run.stdout.replace(/^::debug::.*\n/gm, ''));
+    console.log(runnerLogView(run.stdout));
     process.stderr.write(run.stderr);
     banner('Outputs');
     for (const [name, value] of Object.entries(run.outputs)) {
       console.log(`${name} = ${value.length > 160 ? `${value.slice(0, 160)}…` : value}`);
     }
-    banner('Job summary (Markdown)');
-    console.log(run.summary);
+    banner('Job summary');
+    console.log(summaryView(run.summary));
     console.log(`exit code: ${run.exitCode}`);
     if (run.exitCode !== 0) failed = true;
   }

@@ -6,6 +6,7 @@
  * request, and all problems are reported together, each naming its input.
  */
 import { isAbsolute, join } from 'node:path';
+import { DEFAULT_MIN_MASK_LENGTH } from './api/redact.ts';
 import type {
   AuthenticateRequest,
   Secret,
@@ -16,6 +17,7 @@ import type {
 import { SOURCE_KINDS } from './api/schemas.ts';
 import { parseAge } from './parse/age.ts';
 import {
+  checkHeaderValue,
   InputError,
   InputErrorCollector,
   isLoopbackUrl,
@@ -57,6 +59,8 @@ export interface ApiSettings {
   requestTimeoutMs: number;
   /** Retries of a request that failed for a passing reason (network, 429, 502/503/504). */
   maxRetries: number;
+  /** Plain http allowed to hosts other than loopback: for api-url and the deployment URL. */
+  allowInsecureHttp: boolean;
 }
 
 export interface SmokeTestSettings {
@@ -98,6 +102,8 @@ export interface Settings {
   /** Only the source_revision_config fields the user gave (repo-ref defaults to the workflow's). */
   revisionConfig: SourceRevisionConfig;
   secrets: Secret[];
+  /** Secret values shorter than this are sent but not masked (the `min-mask-length` input). */
+  minMaskLength: number;
   /** redeploy: the revision to redeploy (or PREVIOUS_REVISION); status: the revision to read. */
   revisionId?: string;
   /** delete: a deployment that does not exist counts as deleted. */
@@ -184,8 +190,11 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const apiKey = text('api-key');
   if (apiKey === undefined) {
     problem('api-key', requiredMessage('api-key', 'the control-plane API key, from a secret'));
-  }
+  } else collector.attempt(() => checkHeaderValue('api-key', apiKey, 'the API key'));
   const tenantId = text('tenant-id');
+  if (tenantId !== undefined) {
+    collector.attempt(() => checkHeaderValue('tenant-id', tenantId, 'the workspace id'));
+  }
   const requestTimeoutMs = duration('request-timeout', '30s');
   const maxRetries = collector.attempt(() =>
     parseInteger('max-retries', text('max-retries') ?? '4', { min: 0, max: 10 }),
@@ -213,6 +222,13 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     secretsRaw.trim() === ''
       ? []
       : (collector.attempt(() => parseSecrets('secrets', secretsRaw, env)) ?? []);
+
+  const minMaskLength = collector.attempt(() =>
+    parseInteger('min-mask-length', text('min-mask-length') ?? String(DEFAULT_MIN_MASK_LENGTH), {
+      min: 1,
+      max: 1000,
+    }),
+  );
 
   const revisionId = text('revision-id');
   if (command === 'redeploy' && revisionId === undefined) {
@@ -291,6 +307,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
       ...(tenantId === undefined ? {} : { tenantId }),
       requestTimeoutMs,
       maxRetries: maxRetries ?? 4,
+      allowInsecureHttp,
     },
     target: {
       ...(name === undefined ? {} : { name }),
@@ -300,6 +317,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     sourceConfig,
     revisionConfig,
     secrets,
+    minMaskLength: minMaskLength ?? DEFAULT_MIN_MASK_LENGTH,
     ...(revisionId === undefined ? {} : { revisionId }),
     ignoreNotFound,
     ...(listenerId === undefined ? {} : { listenerId }),

@@ -5,6 +5,7 @@
 
 import { ControlPlaneClient } from './api/client.ts';
 import { ApiError } from './api/errors.ts';
+import { Redactor } from './api/redact.ts';
 import { systemClock } from './clock.ts';
 import { authenticate } from './commands/authenticate.ts';
 import type { CommandContext, Logger } from './commands/context.ts';
@@ -16,13 +17,14 @@ import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
-import { InputError, InputErrors, secretValues } from './parse/index.ts';
+import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './parse/index.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
 import type { GitHubReporting } from './report/github.ts';
 import type { GitHubContext } from './report/github-context.ts';
-import { loadGitHubContext } from './report/github-context.ts';
+import { forkWithoutSecrets, loadGitHubContext } from './report/github-context.ts';
 import { needsGitHubReporting } from './report/github-settings.ts';
 import { logSafe } from './report/log-text.ts';
+import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandName, CommandReport } from './report/types.ts';
@@ -38,19 +40,41 @@ const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<voi
   prune,
 };
 
-// Messages carry server text (names, ids, statuses, error details): made inert at this edge.
+/**
+ * Every secret of the run (API key, secret values, tokens): each line of the log and the whole
+ * report pass through it before they are escaped (see api/redact.ts).
+ */
+const redactor = new Redactor();
+
+// Messages carry server text (names, ids, statuses, error details): redacted, then made inert.
 const coreLogger: Logger = {
-  info: (message) => core.info(logSafe(message)),
-  warning: (message) => core.warning(logSafe(message)),
-  debug: (message) => core.debug(logSafe(message)),
-  group: (title, body) => core.group(logSafe(title, 200), body),
+  info: (message) => core.info(logText(message)),
+  warning: (message) => core.warning(logText(message)),
+  debug: (message) => core.debug(logText(message)),
+  group: (title, body) => core.group(logText(title, 200), body),
 };
+
+function logText(message: string, max?: number): string {
+  return logSafe(redactor.redact(message), max);
+}
+
+/** A secret the log must never show, whatever its length: masked and redacted. */
+function maskAlways(value: string): void {
+  core.setSecret(value);
+  redactor.addAlways(value);
+}
 
 export async function run(): Promise<void> {
   const startedAt = Date.now();
   // Mask the key before anything else can print it.
   const rawKey = core.getInput('api-key').trim();
-  if (rawKey !== '') core.setSecret(rawKey);
+  if (rawKey !== '') maskAlways(rawKey);
+  const github = loadGitHubContext(process.env);
+  const forkReason = forkWithoutSecrets(github, rawKey);
+  if (forkReason !== undefined) {
+    await skip(forkReason);
+    return;
+  }
 
   let settings: Settings;
   try {
@@ -69,9 +93,17 @@ export async function run(): Promise<void> {
     return;
   }
   // Every value the log, the summary and a PR comment must never show.
-  const secrets = secretValues(settings.secrets);
-  for (const value of secrets) core.setSecret(value);
-  if (settings.github.token) core.setSecret(settings.github.token);
+  const secrets = secretValues(settings.secrets, settings.minMaskLength);
+  for (const value of secrets) {
+    core.setSecret(value);
+    redactor.add(value);
+  }
+  if (settings.github.token) maskAlways(settings.github.token);
+  for (const name of unmaskedSecretNames(settings.secrets, settings.minMaskLength)) {
+    core.warning(
+      `Secret ${name} is shorter than min-mask-length (${settings.minMaskLength} characters): it is sent, but not masked in the log (masking so short a value would hide it everywhere in the job's log). If it is a real secret, lower min-mask-length.`,
+    );
+  }
 
   const report: CommandReport = {
     command: settings.command,
@@ -87,6 +119,7 @@ export async function run(): Promise<void> {
     timeoutMs: settings.api.requestTimeoutMs,
     retry: { maxRetries: settings.api.maxRetries },
     secretValues: secrets,
+    minSecretLength: settings.minMaskLength,
     // The client's debug lines show paths, which hold server-chosen ids.
     debug: (line) => core.debug(logSafe(line)),
   });
@@ -107,7 +140,6 @@ export async function run(): Promise<void> {
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
 
-  const github = loadGitHubContext(process.env);
   if (github.runUrl) report.runUrl = github.runUrl;
   const reporting = needsGitHubReporting(settings.github, github, settings.command)
     ? await startGitHubReporting(settings, github)
@@ -122,7 +154,7 @@ export async function run(): Promise<void> {
       signal: cancellation.signal,
       log: coreLogger,
       workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
-      mask: (value) => core.setSecret(value),
+      mask: maskAlways,
       report,
       github,
     });
@@ -147,12 +179,34 @@ export async function run(): Promise<void> {
     process.removeListener('SIGTERM', cancel);
   }
   report.endedAt = Date.now();
+  const shown = redactReport(report);
   try {
-    await reporting?.finish(report, [settings.api.key, ...secrets]);
+    await reporting?.finish(shown);
   } catch (error) {
-    core.warning(`GitHub reporting failed: ${messageOf(error)}`);
+    core.warning(logText(`GitHub reporting failed: ${messageOf(error)}`));
   }
-  await publish(report);
+  await publish(shown);
+}
+
+/** The report with every secret removed; the `token` output alone keeps its (masked) value. */
+function redactReport(report: CommandReport): CommandReport {
+  return redactor.redactDeep(report, ['token']);
+}
+
+/** A run that has nothing to do (a fork's pull request): a notice and a summary, exit 0. */
+async function skip(reason: string): Promise<void> {
+  const command = core.getInput('command').trim() || 'deploy';
+  const what = `Skipped ${escapeMarkdown(command)}: ${escapeMarkdown(reason)}.`;
+  const next =
+    'Nothing was sent to the control plane. Deploy previews of fork pull requests only after review (see the README, "Forks").';
+  core.notice(logSafe(`Skipped: ${reason}. ${next}`));
+  try {
+    await core.appendSummary(
+      `## ⏭️ ${escapeMarkdown(command)} skipped\n\n${what}\n\n${escapeMarkdown(next)}\n`,
+    );
+  } catch (error) {
+    core.debug(`Job summary not written: ${messageOf(error)}`);
+  }
 }
 
 /** Loads the Octokit-based reporting only for runs that use it, and opens the GitHub deployment. */
@@ -163,16 +217,16 @@ async function startGitHubReporting(
   try {
     const { GitHubReporting } = await import('./report/github.ts');
     const reporting = new GitHubReporting(settings.github, context, {
-      info: (message) => core.info(message),
-      notice: (message) => core.notice(message),
-      warning: (message) => core.warning(message),
-      debug: (message) => core.debug(message),
+      info: (message) => core.info(redactor.redact(message)),
+      notice: (message) => core.notice(redactor.redact(message)),
+      warning: (message) => core.warning(redactor.redact(message)),
+      debug: (message) => core.debug(redactor.redact(message)),
     });
     await reporting.start(settings.command, settings.dryRun);
     return reporting;
   } catch (error) {
     // GitHub reporting is a courtesy: a bug or an outage there never fails a deploy.
-    core.warning(`GitHub reporting is off for this run: ${messageOf(error)}`);
+    core.warning(logText(`GitHub reporting is off for this run: ${messageOf(error)}`));
     return undefined;
   }
 }
@@ -186,15 +240,16 @@ async function publish(report: CommandReport): Promise<void> {
     core.debug(`Job summary not written: ${messageOf(error)}`);
   }
   // Reasons and headlines carry server text (statuses, messages, names): made inert for the log.
-  if (report.outcome === 'warning' && report.reason) core.warning(logSafe(report.reason));
+  if (report.outcome === 'warning' && report.reason) core.warning(logText(report.reason));
   if (
     report.outcome === 'failure' ||
     report.outcome === 'timeout' ||
     report.outcome === 'cancelled'
   ) {
-    const steps = report.nextStep ? ` ${report.nextStep}` : '';
-    core.setFailed(logSafe(`${report.reason ?? report.headline}${steps}`));
+    // On a line of its own: server text (a status message) never runs into the advice.
+    const steps = report.nextStep ? `\n${report.nextStep}` : '';
+    core.setFailed(logText(`${report.reason ?? report.headline}${steps}`));
   } else {
-    core.info(logSafe(report.headline));
+    core.info(logText(report.headline));
   }
 }

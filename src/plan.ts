@@ -2,6 +2,8 @@
  * Deciding what a deploy sends: a create body for a new deployment, or a PATCH body with only what
  * differs for an existing one, and the field-by-field difference that dry runs print. Pure.
  */
+
+import { REDACTED } from './api/redact.ts';
 import type {
   CreateDeploymentRequest,
   Deployment,
@@ -31,10 +33,12 @@ export type DeployPlan =
       changes: FieldChange[];
       /** False when nothing in the body makes the server build a new revision. */
       producesRevision: boolean;
+      /**
+       * Secrets the deployment already has, sent again: the server never returns secret
+       * values, so whether they changed is unknown, and they are not listed as changes.
+       */
+      resentSecrets: string[];
     };
-
-/** What a dry-run output and log show in place of a secret value. */
-export const HIDDEN = '***';
 
 export function planDeploy(
   desired: DesiredDeployment,
@@ -103,13 +107,11 @@ function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan
   // An empty list would mean "unchanged" to the server anyway.
   if (desired.secrets.length > 0) body.secrets = desired.secrets;
 
+  const existingSecretNames = (existing.secrets ?? []).map((secret) => secret.name);
   const changes: FieldChange[] = [
     ...diffFields('source_config', currentConfig, sourceConfig),
     ...diffFields('source_revision_config', currentRevision, revisionConfig),
-    ...secretChanges(
-      desired.secrets,
-      (existing.secrets ?? []).map((secret) => secret.name),
-    ),
+    ...secretChanges(desired.secrets, existingSecretNames),
   ];
   return {
     action: 'patch',
@@ -117,6 +119,9 @@ function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan
     body,
     changes,
     producesRevision: body.source_revision_config !== undefined || body.secrets !== undefined,
+    resentSecrets: desired.secrets
+      .filter((secret) => existingSecretNames.includes(secret.name))
+      .map((secret) => secret.name),
   };
 }
 
@@ -145,13 +150,14 @@ function diffFields(
   return changes;
 }
 
-/** Secret values are never shown, and the server's are unknown: names only. */
+/**
+ * New secrets, by name; their values never appear (REDACTED stands in, whatever the value's
+ * length). A secret the deployment already has is not a change: the server's value is unknown.
+ */
 function secretChanges(secrets: Secret[], existingNames: string[]): FieldChange[] {
-  return secrets.map((secret) => ({
-    path: `secrets.${secret.name}`,
-    from: existingNames.includes(secret.name) ? HIDDEN : undefined,
-    to: HIDDEN,
-  }));
+  return secrets
+    .filter((secret) => !existingNames.includes(secret.name))
+    .map((secret) => ({ path: `secrets.${secret.name}`, from: undefined, to: REDACTED }));
 }
 
 /** Deep equality of JSON values, ignoring object key order. */
@@ -173,10 +179,13 @@ function canonicalJson(value: unknown): string {
 /** The plan as the `plan` output and the dry-run log show it: secret values hidden. */
 export function planToJson(plan: DeployPlan, name: string | undefined): Record<string, unknown> {
   const request = JSON.parse(JSON.stringify(plan.body)) as { secrets?: { value: string }[] };
-  for (const secret of request.secrets ?? []) secret.value = HIDDEN;
+  for (const secret of request.secrets ?? []) secret.value = REDACTED;
   return {
     action: plan.action,
     ...(plan.action === 'patch' ? { deployment_id: plan.deploymentId } : {}),
+    ...(plan.action === 'patch' && plan.resentSecrets.length > 0
+      ? { secrets_sent_again: plan.resentSecrets }
+      : {}),
     name,
     request,
     changes: plan.changes.map((change) => ({

@@ -24,6 +24,14 @@ export interface RequestContext {
   subject?: Subject;
   tenantIdSent: boolean;
   redact: Redact;
+  /** The `api-url` the path was appended to (never with credentials), for "wrong place" hints. */
+  baseUrl?: string;
+}
+
+/** For answers that suggest `api-url` is not the control plane's base URL. */
+function wrongPlaceHint(ctx: RequestContext): string {
+  const where = ctx.baseUrl ? ` (${ctx.baseUrl})` : '';
+  return `: check that the \`api-url\` input${where} is the control plane's base URL, the address whose /v2/deployments answers JSON, not a web page or another service`;
 }
 
 function endpoint(ctx: RequestContext): string {
@@ -51,7 +59,8 @@ function notFoundHeadline(ctx: RequestContext): string {
     case 'deployment-name':
       return `deployment ${subject.name} not found`;
     default:
-      return `${endpoint(ctx)}: not found`;
+      // A list or create endpoint does not depend on any id: the whole API is not there.
+      return `${endpoint(ctx)}: not found, so this is probably not the control-plane API${wrongPlaceHint(ctx)}`;
   }
 }
 
@@ -149,9 +158,11 @@ export function transportFailureError(
   attempts: number,
 ): ApiError {
   const verb = failure.code === 'TIMEOUT' ? 'timed out' : 'failed';
-  const advice = failure.unprocessed
-    ? 'check the `api-url` input and that the control plane is reachable from this runner'
-    : 'the control plane or the network between is unstable; try again later';
+  const advice = failure.certificate
+    ? "if the server uses a private certificate authority (or a proxy re-signs TLS), give the runner its CA certificate: set NODE_EXTRA_CA_CERTS to the path of a PEM file in the step's env"
+    : failure.unprocessed
+      ? 'check the `api-url` input and that the control plane is reachable from this runner'
+      : 'the control plane or the network between is unstable; try again later';
   return new ApiError({
     kind: 'transport',
     message: ctx.redact(
@@ -198,19 +209,33 @@ export function redirectFailure(
   });
 }
 
+/** What is wrong with a success answer's body, as http.ts found it. */
+export type BodyProblem = 'empty' | 'not-json' | 'wrong-shape' | 'other';
+
 export function invalidResponseError(
   ctx: RequestContext,
   status: number,
   problem: string,
   attempts: number,
+  kind: BodyProblem = 'other',
 ): ApiError {
   return new ApiError({
     kind: 'invalid-response',
-    message: ctx.redact(`unexpected response from ${endpoint(ctx)} (${status}): ${problem}`),
+    message: ctx.redact(
+      `unexpected response from ${endpoint(ctx)} (${status}): ${problem}${invalidResponseAdvice(ctx, status, kind)}`,
+    ),
     method: ctx.method,
     path: ctx.path,
     status,
     retryable: false,
     attempts,
   });
+}
+
+function invalidResponseAdvice(ctx: RequestContext, status: number, kind: BodyProblem): string {
+  if (ctx.method === 'POST' && ctx.subject?.kind === 'deployment-name' && status === 201) {
+    return `. The deployment ${ctx.subject.name} was probably created (201 Created), but the answer does not say what it is: re-run the job, which finds the deployment by name and updates it instead of creating another`;
+  }
+  if (kind === 'not-json' || kind === 'wrong-shape') return wrongPlaceHint(ctx);
+  return '';
 }

@@ -26,7 +26,7 @@ import {
   transportFailureError,
 } from './failures.ts';
 import { requestHeaders } from './headers.ts';
-import { createRedactor, type Redact } from './redact.ts';
+import { createRedactor, DEFAULT_MIN_MASK_LENGTH, type Redact } from './redact.ts';
 import {
   IDEMPOTENT_METHODS,
   parseRetryAfter,
@@ -64,6 +64,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Values that must never appear in messages or debug lines (besides the API key). */
   secretValues?: string[];
+  /** Secret values shorter than this are not redacted (the `min-mask-length` input). */
+  minSecretLength?: number;
   /** Where requests go; by default a private connection pool that `close()` shuts. */
   transport?: Transport;
 }
@@ -141,6 +143,8 @@ export class HttpClient {
   readonly #headers: Record<string, string>;
   readonly #tenantIdSent: boolean;
   readonly #secrets: readonly string[];
+  readonly #apiKey: string;
+  readonly #minSecretLength: number;
   readonly #sleep: Sleep;
   readonly #random: () => number;
   readonly #now: () => number;
@@ -161,7 +165,9 @@ export class HttpClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#headers = requestHeaders(options);
     this.#tenantIdSent = Boolean(options.tenantId);
-    this.#secrets = [options.apiKey, ...(options.secretValues ?? [])];
+    this.#apiKey = options.apiKey;
+    this.#secrets = options.secretValues ?? [];
+    this.#minSecretLength = options.minSecretLength ?? DEFAULT_MIN_MASK_LENGTH;
     this.#sleep = options.sleep ?? defaultSleep;
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
@@ -176,7 +182,10 @@ export class HttpClient {
   }
 
   redactorFor(secrets: readonly string[] = []): Redact {
-    return createRedactor([...this.#secrets, ...secrets]);
+    return createRedactor([...this.#secrets, ...secrets], {
+      minLength: this.#minSecretLength,
+      always: [this.#apiKey],
+    });
   }
 
   contextFor(req: Pick<HttpRequest, 'method' | 'path' | 'subject' | 'secrets'>): RequestContext {
@@ -186,6 +195,7 @@ export class HttpClient {
       subject: req.subject,
       tenantIdSent: this.#tenantIdSent,
       redact: this.redactorFor(req.secrets),
+      baseUrl: this.#baseUrl,
     };
   }
 
@@ -296,17 +306,15 @@ export class HttpClient {
     try {
       parsed = JSON.parse(answer.text);
     } catch {
-      const problem = answer.text.trim() === '' ? 'the body is empty' : 'the body is not JSON';
-      throw invalidResponseError(ctx, answer.status, problem, answer.attempts);
+      const empty = answer.text.trim() === '';
+      const problem = empty ? 'the body is empty' : 'the body is not JSON';
+      const kind = empty ? 'empty' : 'not-json';
+      throw invalidResponseError(ctx, answer.status, problem, answer.attempts, kind);
     }
     const checked = schema.safeParse(parsed);
     if (!checked.success) {
-      throw invalidResponseError(
-        ctx,
-        answer.status,
-        describeIssues(checked.error),
-        answer.attempts,
-      );
+      const problem = describeIssues(checked.error);
+      throw invalidResponseError(ctx, answer.status, problem, answer.attempts, 'wrong-shape');
     }
     return checked.data;
   }

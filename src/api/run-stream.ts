@@ -31,8 +31,8 @@ export const DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS = 120_000;
 export interface RunStreamOptions {
   /** The deployment's URL (its source_config.custom_url). */
   deploymentUrl: string;
+  /** Sent as X-Api-Key, the one credential the run endpoint takes (spec 4.9): no X-Tenant-Id. */
   apiKey: string;
-  tenantId?: string;
   body: RunStreamRequest;
   signal?: AbortSignal;
   /** See DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS. */
@@ -102,7 +102,7 @@ export async function* runStream(
   const ctx: RequestContext = {
     method: 'POST',
     path: url.pathname,
-    tenantIdSent: Boolean(options.tenantId),
+    tenantIdSent: false,
     redact: createRedactor([options.apiKey]),
   };
   const { signal } = options;
@@ -112,7 +112,11 @@ export async function* runStream(
   try {
     response = await transport.send(url, {
       method: 'POST',
-      headers: requestHeaders({ ...options, accept: 'text/event-stream' }),
+      headers: requestHeaders({
+        apiKey: options.apiKey,
+        userAgent: options.userAgent,
+        accept: 'text/event-stream',
+      }),
       body: JSON.stringify(body),
       idleTimeoutMs: idleMs,
       ...(signal ? { signal } : {}),

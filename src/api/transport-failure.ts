@@ -15,6 +15,8 @@ export interface TransportFailure {
    * even for a request that is not idempotent.
    */
   unprocessed: boolean;
+  /** The server's TLS certificate was not trusted: a private CA, a proxy, an expired cert. */
+  certificate?: boolean;
 }
 
 interface KnownCode {
@@ -57,6 +59,24 @@ const KNOWN_CODES: Readonly<Record<string, KnownCode>> = {
   },
 };
 
+/**
+ * Node's (OpenSSL's) codes for a certificate the runner does not trust. The handshake fails
+ * before the request is sent, and retrying does not help: the fix is on the runner's side.
+ */
+const CERTIFICATE_CODES: Readonly<Record<string, string>> = {
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate is signed by an unknown authority',
+  UNABLE_TO_GET_ISSUER_CERT: 'the certificate is signed by an unknown authority',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate is signed by an unknown authority',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the certificate chain holds a self-signed certificate',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the certificate is self-signed',
+  CERT_HAS_EXPIRED: 'the certificate has expired',
+  CERT_NOT_YET_VALID: 'the certificate is not valid yet',
+  CERT_UNTRUSTED: 'the certificate is not trusted',
+  CERT_SIGNATURE_FAILURE: 'the certificate signature is not valid',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is for another host name',
+  HOSTNAME_MISMATCH: 'the certificate is for another host name',
+};
+
 function codeOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const code = (value as { code?: unknown }).code;
@@ -78,6 +98,16 @@ function collectCodes(error: unknown, depth = 0): string[] {
 export function classifyTransportError(error: unknown): TransportFailure {
   const codes = collectCodes(error);
   for (const code of codes) {
+    const certificate = CERTIFICATE_CODES[code];
+    if (certificate) {
+      return {
+        code,
+        description: `TLS certificate not trusted: ${certificate}`,
+        retryable: false,
+        unprocessed: true,
+        certificate: true,
+      };
+    }
     const known = KNOWN_CODES[code];
     if (known) return { code, ...known };
   }

@@ -39,6 +39,9 @@ export async function deploy(ctx: CommandContext): Promise<void> {
   const plan = planDeploy(desired, existing);
   const name = existing?.name ?? settings.target.name;
   report.changes = plan.changes;
+  if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
+    report.resentSecrets = plan.resentSecrets;
+  }
 
   if (settings.skipUnchanged && existing) {
     const decision = await decideWhetherToSkip(ctx, desired, plan, existing);
@@ -172,6 +175,11 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
   ctx.log.info(`Plan: ${verb} deployment ${name ?? ''}`.trimEnd());
   for (const change of plan.changes) {
     ctx.log.info(`  ${change.path}: ${show(change.from)} -> ${show(change.to)}`);
+  }
+  if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
+    ctx.log.info(
+      `  secrets sent again (the server never shows secret values, so they are not compared): ${plan.resentSecrets.join(', ')}`,
+    );
   }
   if (plan.changes.length === 0)
     ctx.log.info('  (no configuration change; a new revision is built)');

@@ -28,7 +28,9 @@ export async function rollBackIfAsked(ctx: CommandContext, point: RollbackPoint)
   const { settings, report } = ctx;
   if (!settings.rollbackOnFailure || ctx.signal.aborted) return;
   // Only a smoke test that ran and failed: without a URL it could not run at all.
-  if (report.smokeTest?.result !== 'failed' || !report.deployment?.url) return;
+  if (report.smokeTest?.result !== 'failed' || report.smokeTest.notRun || !report.deployment?.url) {
+    return;
+  }
   if (report.revision?.id !== point.deployedRevisionId || report.revision.status !== 'DEPLOYED') {
     return;
   }

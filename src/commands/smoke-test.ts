@@ -6,7 +6,7 @@
 import { RunStreamError } from '../api/errors.ts';
 import { runStream } from '../api/run-stream.ts';
 import { messageOf } from '../error-message.ts';
-import { formatDuration } from '../parse/index.ts';
+import { formatDuration, keyTransportProblem } from '../parse/index.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { SmokeTestReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
@@ -27,12 +27,28 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   const signal = AbortSignal.any([ctx.signal, timeout]);
   let error: string | undefined;
 
+  // The URL comes from the server: the API key goes there only under the rule of `api-url`.
+  const refused = keyTransportProblem(deploymentUrl, ctx.settings.api.allowInsecureHttp);
+  if (refused !== undefined) {
+    report.smokeTest = {
+      result: 'failed',
+      events: [],
+      error: `not run: ${refused}`,
+      durationMs: 0,
+      notRun: true,
+    };
+    report.outcome = 'failure';
+    report.reason = `The smoke test was not run: the deployment URL the server reported, ${withoutUserInfo(deploymentUrl)}, is not a safe place for the API key: ${refused}.`;
+    report.nextStep =
+      "The revision is DEPLOYED. Give the deployment an https URL ('custom-url'), or remove 'smoke-test-assistant'.";
+    return;
+  }
+
   await ctx.log.group(`Smoke test: one run of assistant ${smoke.assistantId}`, async () => {
     try {
       const stream = runStream({
         deploymentUrl,
         apiKey: ctx.settings.api.key,
-        ...(ctx.settings.api.tenantId === undefined ? {} : { tenantId: ctx.settings.api.tenantId }),
         body: {
           assistant_id: smoke.assistantId,
           input: { messages: [{ role: 'user', content: smoke.message }] },
@@ -72,4 +88,9 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
     report.reason = `The smoke test of ${deploymentUrl} failed: ${error}.`;
     report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.`;
   }
+}
+
+/** The URL without a user:password@ part, for messages. */
+function withoutUserInfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
 }

@@ -1,6 +1,7 @@
 export { parseBoolean } from './boolean.ts';
 export { parseChoice } from './choice.ts';
 export { type DurationOptions, formatDuration, parseDuration } from './duration.ts';
+export { checkHeaderValue } from './header-value.ts';
 export { InputError, InputErrorCollector, InputErrors } from './input-error.ts';
 export { type IntegerOptions, parseInteger } from './integer.ts';
 export { findJsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.ts';
@@ -11,6 +12,12 @@ export {
   RESOURCE_SPEC_BOUNDS,
   type ResourceSpecBound,
 } from './resource-spec.ts';
-export { parseSecrets, secretValues } from './secrets.ts';
+export { parseSecrets, secretValues, unmaskedSecretNames } from './secrets.ts';
 export { editDistance, nearest } from './suggest.ts';
-export { type ApiUrlOptions, isLoopbackUrl, parseApiUrl, parseHttpUrl } from './url.ts';
+export {
+  type ApiUrlOptions,
+  isLoopbackUrl,
+  keyTransportProblem,
+  parseApiUrl,
+  parseHttpUrl,
+} from './url.ts';

@@ -1,3 +1,4 @@
+import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
 import type { Secret } from '../api/schemas.ts';
 import { InputError } from './input-error.ts';
 import { findJsonSyntaxProblem } from './json-syntax.ts';
@@ -29,24 +30,41 @@ export function parseSecrets(
   return parseSecretLines(input, value, env);
 }
 
-const MIN_MASKED_LINE_LENGTH = 4;
-
-/** Every value to mask in logs: whole values and, for multi-line ones, each line as well. */
-export function secretValues(secrets: readonly Secret[]): string[] {
+/**
+ * Every value to mask in logs: whole values and, for multi-line ones, each line as well. Values
+ * (and lines) shorter than `minLength` (the `min-mask-length` input) are left out: the runner
+ * would star out every `1` or `true` in the rest of the job's log, and hide nothing.
+ */
+export function secretValues(
+  secrets: readonly Secret[],
+  minLength: number = DEFAULT_MIN_MASK_LENGTH,
+): string[] {
   const values = new Set<string>();
   for (const { value } of secrets) {
-    if (value === '') continue;
+    if (value.length < minLength) continue;
     values.add(value);
     // The runner masks a registered value only as a whole; a multi-line secret printed line by
-    // line (a PEM key in a stack trace) would otherwise leak. Very short lines (`}` of a JSON
-    // secret) are left out: masking them would blank out ordinary log text and reveal nothing.
+    // line (a PEM key in a stack trace) would otherwise leak. Short lines (`}` of a JSON secret)
+    // are left out for the same reason as short values.
     if (value.includes('\n')) {
       for (const line of value.split(/\r?\n/)) {
-        if (line.trim().length >= MIN_MASKED_LINE_LENGTH) values.add(line.trim());
+        if (line.trim().length >= Math.max(minLength, DEFAULT_MIN_MASK_LENGTH)) {
+          values.add(line.trim());
+        }
       }
     }
   }
   return [...values];
+}
+
+/** Names of the secrets whose value is too short to mask (empty values aside), in input order. */
+export function unmaskedSecretNames(
+  secrets: readonly Secret[],
+  minLength: number = DEFAULT_MIN_MASK_LENGTH,
+): string[] {
+  return secrets
+    .filter(({ value }) => value !== '' && value.length < minLength)
+    .map(({ name }) => name);
 }
 
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

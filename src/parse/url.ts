@@ -84,6 +84,25 @@ export function isLoopbackUrl(url: string): boolean {
   return isLoopback(new URL(url).hostname);
 }
 
+/**
+ * Why the API key must not be sent to this URL (which came from the server, e.g. the deployment
+ * URL the smoke test runs against), or undefined when it may: the same rule as `api-url`, https,
+ * or http to a loopback address, or any http with `allow-insecure-http`.
+ */
+export function keyTransportProblem(url: string, allowInsecureHttp: boolean): string | undefined {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+    return 'it is not an absolute http(s) URL';
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return 'it carries a user name or password';
+  }
+  if (parsed.protocol === 'http:' && !allowInsecureHttp && !isLoopback(parsed.hostname)) {
+    return 'it uses plain http, so the API key would cross the network unencrypted (set allow-insecure-http: true only if that is intended)';
+  }
+  return undefined;
+}
+
 /** Loopback hosts, as the URL parser normalises them (`127.1` is already `127.0.0.1`). */
 function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);

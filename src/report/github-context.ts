@@ -153,3 +153,18 @@ function nonEmpty(value: string | undefined): string | undefined {
 function trimTrailingSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
+
+/**
+ * Why this run cannot deploy and should stop quietly: a `pull_request` from a fork, for which
+ * GitHub passes no secrets (so `api-key` is empty). Undefined for every other run, including a
+ * fork's run that does have a key (`pull_request_target`, or a repository that shares secrets).
+ */
+export function forkWithoutSecrets(
+  context: Pick<GitHubContext, 'eventName' | 'pullRequest'>,
+  apiKey: string,
+): string | undefined {
+  if (apiKey !== '' || context.eventName !== 'pull_request' || !context.pullRequest?.isFork) {
+    return undefined;
+  }
+  return `pull request #${context.pullRequest.number} comes from a fork, and GitHub gives workflows of fork pull requests no secrets, so 'api-key' is empty`;
+}

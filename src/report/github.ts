@@ -68,8 +68,11 @@ export class GitHubReporting {
     if (result.ok) this.#deployment = result.handle;
   }
 
-  /** After the command: close the GitHub deployment and update the PR comment. */
-  async finish(report: CommandReport, redact: readonly string[]): Promise<void> {
+  /**
+   * After the command: close the GitHub deployment and update the PR comment. The report is
+   * already redacted (main.ts): what it holds may be shown.
+   */
+  async finish(report: CommandReport): Promise<void> {
     await this.#finishDeployment(report);
     if (!COMMENTED_COMMANDS.includes(report.command) || report.outcome === 'planned') return;
     const deploymentName = report.deployment?.name;
@@ -80,7 +83,6 @@ export class GitHubReporting {
       deploymentName,
       enabled: this.#settings.prComment,
       octokit: this.#octokit,
-      redact,
       log: this.#log,
     });
     if (result.status !== 'skipped') {
@@ -109,7 +111,10 @@ export class GitHubReporting {
   }
 
   async #finishDeployment(report: CommandReport): Promise<void> {
-    const description = githubDescription(report.headline);
+    // A failure's reason (the server's status message) is what a person on the environment
+    // page needs; the report is redacted, so it may be shown.
+    const failed = report.outcome === 'failure' || report.outcome === 'timeout';
+    const description = githubDescription((failed ? report.reason : undefined) ?? report.headline);
     if (this.#deployment) {
       await finishGitHubDeployment(this.#deployment, {
         state: githubDeploymentStateFor(report.outcome),

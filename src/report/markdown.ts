@@ -27,13 +27,15 @@ export function rawMarkdown(markdown: string): MarkdownFragment {
  */
 const BREAK = '&#8203;';
 
-/** HTML-significant characters become entities; `@` and `#` also get a break after them. */
+/**
+ * HTML-significant characters become entities; `@` and `#` also get a break after them. Quotes
+ * stay as they are: this text is never inside an HTML attribute, and `&quot;` would show as such
+ * wherever the Markdown is read as text (a code view, an email, a terminal).
+ */
 const REPLACEMENTS: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
   '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
   '@': `@${BREAK}`, // @user and @org/team mentions, and email autolinks
   '#': `\\#${BREAK}`, // headings and #123 / owner/repo#123 references
 };
@@ -43,7 +45,7 @@ const REPLACEMENTS: Readonly<Record<string, string>> = {
  * strikethrough, lists, setext headings, math, footnotes): backslash-escaped, which CommonMark
  * guarantees for all ASCII punctuation.
  */
-const SPECIAL = /[&<>"'@#\\`*_[\](){}|~!+\-.$=^]/g;
+const SPECIAL = /[&<>@#\\`*_[\](){}|~!+\-.$=^]/g;
 
 /**
  * Text as inert GFM and HTML, on one line: line breaks and tabs become spaces (so it also fits
@@ -53,6 +55,18 @@ const SPECIAL = /[&<>"'@#\\`*_[\](){}|~!+\-.$=^]/g;
  */
 export function escapeMarkdown(text: string): string {
   return escapeText(text, true);
+}
+
+/**
+ * Like escapeMarkdown, but each line of the text stays a line of its own (a list of problems,
+ * a message and its advice): lines are joined with Markdown hard line breaks; blank lines go.
+ */
+export function escapeMarkdownLines(text: string): string {
+  return stripTerminalControls(String(text))
+    .split('\n')
+    .map((line) => escapeText(line, true))
+    .filter((line) => line !== '')
+    .join('  \n');
 }
 
 function escapeText(text: string, breakBareUrls: boolean): string {

@@ -13,6 +13,7 @@ import {
 import { type GitHubContext, PULL_REQUEST_EVENTS } from './github-context.ts';
 import {
   escapeMarkdown,
+  escapeMarkdownLines,
   inlineCode,
   link,
   rawMarkdown,
@@ -29,9 +30,6 @@ const MAX_DETAIL = 1000;
 const MAX_SHORT = 100;
 /** A longer deployment URL is not linked (it would bloat the comment), only shown cut short. */
 const MAX_URL = 2000;
-const REDACTED = '***';
-/** Shorter strings are not redacted: replacing every "a" would wreck the comment, not hide much. */
-const MIN_REDACTED_LENGTH = 4;
 
 /** A status label, as the comment's heading shows it. */
 const OUTCOME_LABEL: Record<Outcome, string> = {
@@ -47,8 +45,6 @@ export interface PrCommentContext {
   /** The sticky key: one comment per deployment name on a PR. */
   deploymentName: string;
   github: Pick<GitHubContext, 'owner' | 'repo' | 'sha' | 'serverUrl' | 'runUrl'>;
-  /** Values that must never reach the comment (API key, secret values): shown as ***. */
-  redact?: readonly string[];
 }
 
 /** The hidden first line that identifies a deployment's comment. */
@@ -57,8 +53,9 @@ export function prCommentMarker(deploymentName: string): string {
   return `<!-- deploy-action:${encodeURIComponent(deploymentName)} -->`;
 }
 
+/** Renders a report that is already redacted (see api/redact.ts): this only escapes. */
 export function renderPrComment(report: CommandReport, context: PrCommentContext): string {
-  const clean: Clean = (text, max) => escapeMarkdown(truncate(redact(text, context.redact), max));
+  const clean: Clean = (text, max) => escapeMarkdown(truncate(text, max));
   const emoji = OUTCOME_EMOJI[report.outcome];
   const label = OUTCOME_LABEL[report.outcome];
   const lines = [
@@ -72,7 +69,7 @@ export function renderPrComment(report: CommandReport, context: PrCommentContext
       [
         [
           `${emoji} ${label}`,
-          deploymentUrlCell(report, context),
+          deploymentUrlCell(report),
           revisionCell(report, clean),
           commitCell(report, context),
           new Date(report.endedAt).toISOString(),
@@ -83,19 +80,17 @@ export function renderPrComment(report: CommandReport, context: PrCommentContext
     '',
     footer(report, context),
   ];
-  // Belt and braces: a value that survived escaping unchanged is caught here too.
-  return redact(lines.join('\n'), context.redact);
+  return lines.join('\n');
 }
 
 type Clean = (text: string, max: number) => string;
 
-function deploymentUrlCell(report: CommandReport, context: PrCommentContext): TableCell {
+function deploymentUrlCell(report: CommandReport): TableCell {
   const url = report.deployment?.url;
   if (!url) return '—';
-  const shown = redact(url, context.redact);
-  if (shown.length > MAX_URL) return rawMarkdown(inlineCode(truncate(shown, MAX_SHORT)));
+  if (url.length > MAX_URL) return rawMarkdown(inlineCode(truncate(url, MAX_SHORT)));
   // `link` only links http(s) URLs; anything else is shown as escaped text.
-  return rawMarkdown(link(truncate(shown, MAX_SHORT), shown));
+  return rawMarkdown(link(truncate(url, MAX_SHORT), url));
 }
 
 function revisionCell(report: CommandReport, clean: Clean): TableCell {
@@ -130,8 +125,12 @@ function detailLines(report: CommandReport, clean: Clean): string[] {
     const error = report.smokeTest.error ? `: ${clean(report.smokeTest.error, MAX_DETAIL)}` : '';
     details.push(`**Smoke test:** ${report.smokeTest.result}${error}`);
   }
-  if (report.reason) details.push(`**Reason:** ${clean(report.reason, MAX_DETAIL)}`);
-  if (report.nextStep) details.push(`**Next step:** ${clean(report.nextStep, MAX_DETAIL)}`);
+  if (report.reason) {
+    details.push(`**Reason:** ${escapeMarkdownLines(truncate(report.reason, MAX_DETAIL))}`);
+  }
+  if (report.nextStep) {
+    details.push(`**Next step:** ${escapeMarkdownLines(truncate(report.nextStep, MAX_DETAIL))}`);
+  }
   // Each detail is its own paragraph.
   return details.flatMap((detail) => ['', detail]);
 }
@@ -140,14 +139,6 @@ function footer(report: CommandReport, context: PrCommentContext): string {
   const runUrl = report.runUrl ?? context.github.runUrl;
   const run = runUrl ? `${link('Workflow run', runUrl)} · ` : '';
   return `<sub>${run}posted by deploy-action, updated on every run</sub>`;
-}
-
-function redact(text: string, values: readonly string[] | undefined): string {
-  let result = text;
-  for (const value of values ?? []) {
-    if (value.length >= MIN_REDACTED_LENGTH) result = result.replaceAll(value, REDACTED);
-  }
-  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -301,7 +292,6 @@ export interface PublishPrCommentOptions {
   enabled: boolean;
   /** Built from the token by the caller; undefined when there is no token. */
   octokit: GitHubClient | undefined;
-  redact?: readonly string[];
   log: ReporterLog & { notice(message: string): void };
 }
 
@@ -322,7 +312,6 @@ export async function publishPrComment(
   const body = renderPrComment(options.report, {
     deploymentName: options.deploymentName,
     github,
-    redact: options.redact,
   });
   return upsertPrComment({
     octokit,

@@ -9,6 +9,7 @@
 import { formatDuration } from '../parse/duration.ts';
 import {
   escapeMarkdown,
+  escapeMarkdownLines,
   inlineCode,
   isLinkableUrl,
   link,
@@ -49,6 +50,8 @@ export const SUMMARY_LIMITS = {
 /** Server text for a paragraph: truncated, escaped. */
 const text = (value: string, max: number = SUMMARY_LIMITS.short): string =>
   escapeMarkdown(truncate(value, max));
+/** The same, keeping each line on a line of its own (lists of problems, message and advice). */
+const lines = (value: string, max: number): string => escapeMarkdownLines(truncate(value, max));
 /** Server text for a table cell: truncated; `table` escapes string cells itself. */
 const cellText = (value: string, max: number = SUMMARY_LIMITS.short): TableCell =>
   truncate(value, max);
@@ -106,10 +109,10 @@ function explanation(report: CommandReport): string {
   const parts: string[] = [];
   if (report.reason) {
     const title = REASON_HEADING[report.outcome] ?? 'Note';
-    parts.push(`### ${title}\n\n${text(report.reason, SUMMARY_LIMITS.reason)}`);
+    parts.push(`### ${title}\n\n${lines(report.reason, SUMMARY_LIMITS.reason)}`);
   }
   if (report.nextStep) {
-    parts.push(`### What to do\n\n${text(report.nextStep, SUMMARY_LIMITS.nextStep)}`);
+    parts.push(`### What to do\n\n${lines(report.nextStep, SUMMARY_LIMITS.nextStep)}`);
   }
   return parts.join('\n\n');
 }
@@ -119,7 +122,7 @@ function explanation(report: CommandReport): string {
 // ---------------------------------------------------------------------------------------------
 
 function facts(report: CommandReport): string {
-  const rows = [...deploymentFacts(report), ...revisionFacts(report)];
+  const rows = [...deploymentFacts(report), ...revisionFacts(report, revisionRoles(report))];
   if (report.action) rows.push(['Action', cellText(report.action)]);
   if (report.graphConfig) rows.push(['Graph configuration', graphConfigFact(report.graphConfig)]);
   rows.push(['Duration', formatDuration(report.endedAt - report.startedAt)]);
@@ -136,7 +139,7 @@ function graphConfigFact(graphConfig: GraphConfigReport): string {
   return `${path}: checked, graphs ${shown.join(', ')}${graphs.length > shown.length ? ', …' : ''}`;
 }
 
-function deploymentFacts({ deployment }: CommandReport): TableCell[][] {
+function deploymentFacts({ deployment, revision }: CommandReport): TableCell[][] {
   if (!deployment) return [];
   const rows: TableCell[][] = [
     [
@@ -146,19 +149,31 @@ function deploymentFacts({ deployment }: CommandReport): TableCell[][] {
   ];
   if (deployment.url) rows.push(['URL', urlCell(deployment.url)]);
   if (deployment.status) rows.push(['Deployment status', cellText(deployment.status)]);
-  if (deployment.activeRevisionId)
+  // The revision of this run is shown once, in its own row, marked active and/or latest.
+  if (deployment.activeRevisionId && deployment.activeRevisionId !== revision?.id)
     rows.push(['Active revision', code(deployment.activeRevisionId)]);
-  if (deployment.latestRevisionId)
+  if (deployment.latestRevisionId && deployment.latestRevisionId !== revision?.id)
     rows.push(['Latest revision', code(deployment.latestRevisionId)]);
   if (deployment.tracingProject)
     rows.push(['Tracing project', cellText(deployment.tracingProject)]);
   return rows;
 }
 
-function revisionFacts({ revision }: CommandReport): TableCell[][] {
+/** "active, latest" when the run's revision is the deployment's active and/or latest one. */
+function revisionRoles({ deployment, revision }: CommandReport): string {
+  if (!deployment || !revision) return '';
+  const roles = [
+    ...(deployment.activeRevisionId === revision.id ? ['active'] : []),
+    ...(deployment.latestRevisionId === revision.id ? ['latest'] : []),
+  ];
+  return roles.join(', ');
+}
+
+function revisionFacts({ revision }: CommandReport, roles: string): TableCell[][] {
   if (!revision) return [];
+  const id = inlineCode(truncate(revision.id, SUMMARY_LIMITS.short));
   const rows: TableCell[][] = [
-    ['Revision', code(revision.id)],
+    ['Revision', rawMarkdown(roles ? `${id} (${roles})` : id)],
     ['Revision status', code(revision.status)],
   ];
   if (revision.statusMessage) {
@@ -183,7 +198,7 @@ function urlCell(url: string): TableCell {
 
 function timelineSection({ timeline }: CommandReport): string {
   if (!timeline || timeline.length === 0) return '';
-  return `### Revision timeline\n\n${formatTimeline(timeline)}`;
+  return `### Revision timeline\n\nEach status as this run's polls first saw it (the server may have entered it a little earlier).\n\n${formatTimeline(timeline)}`;
 }
 
 function changesSection(report: CommandReport): string {
@@ -191,14 +206,32 @@ function changesSection(report: CommandReport): string {
   if (!changes) return '';
   const planned = report.outcome === 'planned';
   const title = planned ? '### Planned changes' : '### Changes';
+  const resent = resentSecretsNote(report.resentSecrets, planned);
   if (changes.length === 0) {
-    return `${title}\n\n${planned ? 'None: the deployment already matches.' : 'None.'}`;
+    const none = resent
+      ? 'No configuration change.'
+      : planned
+        ? 'None: the deployment already matches.'
+        : 'None.';
+    return `${title}\n\n${none}${resent}`;
   }
   const shown = changes.slice(0, SUMMARY_LIMITS.changes);
   const rows = shown.map((change) => changeRow(change));
   const more = changes.length - shown.length;
   const note = more > 0 ? `\n\n… and ${more} more changes (see the \`plan\` output).` : '';
-  return `${title}\n\n${table(['Field', 'From', 'To'], rows)}${note}`;
+  return `${title}\n\n${table(['Field', 'From', 'To'], rows)}${note}${resent}`;
+}
+
+/** Secrets sent again are not changes (their server values are unknown), but they are sent. */
+function resentSecretsNote(names: readonly string[] | undefined, planned: boolean): string {
+  if (!names || names.length === 0) return '';
+  const shown = names
+    .slice(0, SUMMARY_LIMITS.changes)
+    .map((name) => inlineCode(truncate(name, 100)));
+  const more = names.length - shown.length;
+  const list = `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  const verb = planned ? 'would be sent again' : 'were sent again';
+  return `\n\nSecrets the deployment already has ${verb}: ${list}. The server never shows secret values, so they are not compared.`;
 }
 
 function changeRow(change: FieldChange): TableCell[] {

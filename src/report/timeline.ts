@@ -1,6 +1,7 @@
 /**
  * The statuses a revision went through, as a Markdown table: what the action observed while it
- * waited, with how long each status lasted.
+ * waited. The times are when a poll first saw each status, not when the server entered it (the
+ * API gives no such time), and the table says so.
  */
 import { formatDuration } from '../parse/duration.ts';
 import { inlineCode, rawMarkdown, type TableCell, table, truncate } from './markdown.ts';
@@ -11,13 +12,13 @@ export const MAX_TIMELINE_ROWS = 40;
 const MAX_STATUS_LENGTH = 64;
 
 /**
- * A table of Status | Started (UTC) | Lasted, one row per entry. Beyond MAX_TIMELINE_ROWS
+ * A table of Status | First seen (UTC) | Seen for, one row per entry. Beyond MAX_TIMELINE_ROWS
  * entries, the first and last ones are shown around a row that counts the ones left out.
  * A last status with no duration (the wait ended when it was seen) shows "—". No entries give ''.
  */
 export function formatTimeline(entries: readonly TimelineEntry[]): string {
   if (entries.length === 0) return '';
-  return table(['Status', 'Started (UTC)', 'Lasted'], timelineRows(entries));
+  return table(['Status', 'First seen (UTC)', 'Seen for'], timelineRows(entries));
 }
 
 function timelineRows(entries: readonly TimelineEntry[]): TableCell[][] {

@@ -57,6 +57,8 @@ export interface SmokeTestReport {
   events: { event: string; data: string }[];
   error?: string;
   durationMs: number;
+  /** The run was never sent (no deployment URL, or one the API key may not go to). */
+  notRun?: boolean;
 }
 
 export interface PruneEntry {
@@ -146,6 +148,8 @@ export interface CommandReport {
   timeline?: TimelineEntry[];
   /** Dry runs and patches: what changed (or would), field by field. */
   changes?: FieldChange[];
+  /** Patches: names of secrets the deployment already had, sent again (values not comparable). */
+  resentSecrets?: string[];
   smokeTest?: SmokeTestReport;
   /** Authenticate: the URL a person must open to finish the OAuth flow, and its flow id. */
   authUrl?: string;

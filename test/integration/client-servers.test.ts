@@ -274,9 +274,11 @@ describe('answers', () => {
     expect(shape.message).toMatch(/^unexpected response from GET \/v2\/deployments\/x \(200\): /);
     expect(shape.message).toContain('id:');
     const html = (await caught(api.getDeployment('html'))) as ApiError;
+    // An HTML page or the wrong JSON: api-url probably points at a web site or another service.
     expect(html.message).toBe(
-      'unexpected response from GET /v2/deployments/html (200): the body is not JSON',
+      `unexpected response from GET /v2/deployments/html (200): the body is not JSON: check that the \`api-url\` input (${server.url}) is the control plane's base URL, the address whose /v2/deployments answers JSON, not a web page or another service`,
     );
+    expect(shape.message).toContain(`the \`api-url\` input (${server.url})`);
   });
 
   it('unknown fields and enum values are kept', async () => {
@@ -490,7 +492,6 @@ describe('run stream over HTTP', () => {
     for await (const chunk of runStream({
       deploymentUrl: `${server.url}/app/`,
       apiKey: API_KEY,
-      tenantId: 'ws-1',
       body,
     })) {
       chunks.push(chunk);
@@ -502,7 +503,8 @@ describe('run stream over HTTP', () => {
     const [seen] = server.requests;
     expect(seen?.url).toBe('/app/runs/stream');
     expect(seen?.headers['x-api-key']).toBe(API_KEY);
-    expect(seen?.headers['x-tenant-id']).toBe('ws-1');
+    // The run endpoint takes X-Api-Key only (spec 4.9): the workspace id is not sent there.
+    expect(seen?.headers['x-tenant-id']).toBeUndefined();
     expect(JSON.parse(seen?.body ?? '')).toEqual(body);
   });
 

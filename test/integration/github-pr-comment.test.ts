@@ -1,5 +1,6 @@
 import { getOctokit } from '@actions/github';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/api/redact.ts';
 import type { GitHubContext } from '../../src/report/github-context.ts';
 import { prCommentMarker, publishPrComment, upsertPrComment } from '../../src/report/pr-comment.ts';
 import type { CommandReport } from '../../src/report/types.ts';
@@ -170,7 +171,6 @@ describe('publishPrComment', () => {
       deploymentName: 'agent-pr-12',
       enabled: true,
       octokit: client(),
-      redact: [FAKE_GITHUB_TOKEN],
       log,
     });
   }
@@ -210,8 +210,17 @@ describe('publishPrComment', () => {
     expect(double.requests).toEqual([]);
   });
 
-  it('never posts the token, even when server text carries it', async () => {
-    await publish(githubContext(), 'failure', `Build failed: token=${FAKE_GITHUB_TOKEN}`);
+  it('never posts the token of a report redacted as run() does, even in server text', async () => {
+    const redactor = new Redactor();
+    redactor.addAlways(FAKE_GITHUB_TOKEN);
+    await publishPrComment({
+      report: redactor.redactDeep(report('failure', `Build failed: token=${FAKE_GITHUB_TOKEN}`)),
+      github: githubContext(),
+      deploymentName: 'agent-pr-12',
+      enabled: true,
+      octokit: client(),
+      log,
+    });
 
     const posted = double.requests.find((r) => r.method === 'POST');
     expect(JSON.stringify(posted?.body)).not.toContain(FAKE_GITHUB_TOKEN);

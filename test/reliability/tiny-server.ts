@@ -2,7 +2,13 @@
  * A one-behaviour HTTP server on 127.0.0.1 for what the emulator does not do on purpose:
  * redirects, and error answers whose text is hostile. It records what it was sent.
  */
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface SeenRequest {
@@ -13,7 +19,7 @@ export interface SeenRequest {
 }
 
 export interface TinyServer {
-  /** 'http://127.0.0.1:PORT' */
+  /** 'http://127.0.0.1:PORT' ('https://…' with `tls`) */
   url: string;
   requests: SeenRequest[];
   close(): Promise<void>;
@@ -21,9 +27,17 @@ export interface TinyServer {
 
 export type TinyHandler = (request: SeenRequest, response: ServerResponse) => void;
 
-export async function startTinyServer(handler: TinyHandler): Promise<TinyServer> {
+export interface TinyServerOptions {
+  /** Serve https with this PEM key and certificate (e.g. test/fixtures/tls). */
+  tls?: { key: string; cert: string };
+}
+
+export async function startTinyServer(
+  handler: TinyHandler,
+  options: TinyServerOptions = {},
+): Promise<TinyServer> {
   const requests: SeenRequest[] = [];
-  const server = createServer((incoming, response) => {
+  const listener = (incoming: IncomingMessage, response: ServerResponse): void => {
     // The body is not needed; reading it lets the request end normally.
     incoming.resume();
     incoming.on('end', () => {
@@ -35,11 +49,12 @@ export async function startTinyServer(handler: TinyHandler): Promise<TinyServer>
       requests.push(seen);
       handler(seen, response);
     });
-  });
+  };
+  const server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     close: () =>
       new Promise((resolve) => {

@@ -231,8 +231,10 @@ export function secretsOfRun({ options, run }: RecordedRun): string[] {
   const found = new Set<string>();
   const apiKey = options.inputs['api-key']?.trim();
   if (apiKey) found.add(apiKey);
+  // A value below the run's min-mask-length is declared not secret by the workflow itself.
+  const minMaskLength = Number(options.inputs['min-mask-length'] ?? '') || 0;
   for (const value of secretInputValues(options.inputs.secrets ?? '', options.env ?? {})) {
-    found.add(value);
+    if (value.length >= minMaskLength) found.add(value);
   }
   for (const value of maskedValues(run.stdout)) found.add(value);
   return [...found].filter((value) => value.trim().length >= MIN_SCANNED_SECRET_LENGTH);

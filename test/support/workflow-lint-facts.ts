@@ -101,6 +101,13 @@ export function workflowFactProblems(
       problems.push(...stepProblems(step, contract, options).map((p) => `${where}: ${p}`));
     });
     problems.push(...outputReferenceProblems(jobName, job, contract));
+    steps.forEach((step, index) => {
+      if (typeof step.run === 'string' && step.run.includes('${{')) {
+        problems.push(
+          `jobs.${jobName}.steps[${index}]: run: holds a \${{ }} expression, which becomes shell code; pass the value through env:`,
+        );
+      }
+    });
   }
   return problems;
 }
@@ -189,4 +196,53 @@ function outputReferenceProblems(
     if (!runsThisAction(step) || contract.outputs.has(output)) return [];
     return [`jobs.${jobName}: steps.${stepId}.outputs.${output} is not an output of action.yml`];
   });
+}
+
+/** One ```yaml block of a Markdown file, as a workflow actionlint can read. */
+export interface MarkdownWorkflow {
+  /** `README.md:27`: the file and the line of the block's opening fence. */
+  name: string;
+  source: string;
+  /** The block was steps or jobs only, wrapped into a workflow. */
+  fragment: boolean;
+}
+
+/**
+ * Every ```yaml block of a Markdown file. A block that is only steps (it starts with `- `) is
+ * wrapped into a one-job workflow with no permissions, and a block that is only `jobs:` gets an
+ * `on:` and no permissions, so that each is linted like a whole workflow.
+ */
+export function markdownWorkflows(markdown: string, file: string): MarkdownWorkflow[] {
+  const blocks: MarkdownWorkflow[] = [];
+  const lines = markdown.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    if (lines[index]?.trim() !== '```yaml') continue;
+    const start = index;
+    const body: string[] = [];
+    for (index++; index < lines.length && lines[index]?.trim() !== '```'; index++) {
+      body.push(lines[index] ?? '');
+    }
+    const indent = Math.min(
+      ...body.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)?.[0].length ?? 0),
+    );
+    const dedented = body.map((line) => line.slice(indent));
+    const stepsOnly = dedented[0]?.startsWith('- ') ?? false;
+    const jobsOnly = dedented[0] === 'jobs:';
+    const fragment = stepsOnly || jobsOnly;
+    const source = jobsOnly
+      ? ['on: workflow_dispatch', 'permissions: {}', ...dedented].join('\n')
+      : stepsOnly
+        ? [
+            'on: workflow_dispatch',
+            'permissions: {}',
+            'jobs:',
+            '  snippet:',
+            '    runs-on: ubuntu-latest',
+            '    steps:',
+            ...dedented.map((line) => (line === '' ? '' : `      ${line}`)),
+          ].join('\n')
+        : dedented.join('\n');
+    blocks.push({ name: `${file}:${start + 1}`, source: `${source}\n`, fragment });
+  }
+  return blocks;
 }

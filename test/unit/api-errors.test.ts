@@ -237,6 +237,24 @@ describe('classifyTransportError', () => {
     expect(classifyTransportError(dropped)).toMatchObject({ retryable: true, unprocessed: false });
   });
 
+  it('names an untrusted certificate, does not retry it, and points to NODE_EXTRA_CA_CERTS', () => {
+    const failure = classifyTransportError(
+      Object.assign(new Error('self-signed certificate'), {
+        cause: { code: 'SELF_SIGNED_CERT_IN_CHAIN' },
+      }),
+    );
+    expect(failure).toMatchObject({
+      code: 'SELF_SIGNED_CERT_IN_CHAIN',
+      retryable: false,
+      unprocessed: true,
+      certificate: true,
+    });
+    const error = transportFailureError(ctx('GET', '/v2/deployments'), failure, 1);
+    expect(error.message).toContain('TLS certificate not trusted');
+    expect(error.message).toContain('NODE_EXTRA_CA_CERTS');
+    expect(error.message).not.toContain('try again later');
+  });
+
   it('does not retry a wrong host name or an unknown error', () => {
     const unknownHost = Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' });
     expect(classifyTransportError(unknownHost).retryable).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/parse/input-error.ts';
-import { parseSecrets, secretValues } from '../../src/parse/secrets.ts';
+import { parseSecrets, secretValues, unmaskedSecretNames } from '../../src/parse/secrets.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {
@@ -167,15 +167,32 @@ describe('secret values never appear in error messages', () => {
 });
 
 describe('secretValues', () => {
+  it('leaves out values and lines shorter than min-mask-length, and names those secrets', () => {
+    const secrets = [
+      { name: 'DEBUG', value: '1' },
+      { name: 'LOG_LEVEL', value: 'info' },
+      { name: 'FLAG', value: 'true' },
+      { name: 'PEM', value: 'abc\nlong-line\n}' },
+      { name: 'EMPTY', value: '' },
+    ];
+    expect(secretValues(secrets)).toEqual(['info', 'true', 'abc\nlong-line\n}', 'long-line']);
+    expect(unmaskedSecretNames(secrets)).toEqual(['DEBUG']);
+    expect(secretValues(secrets, 5)).toEqual(['abc\nlong-line\n}', 'long-line']);
+    expect(unmaskedSecretNames(secrets, 5)).toEqual(['DEBUG', 'LOG_LEVEL', 'FLAG']);
+  });
+
   it('lists each value once, and each line of a multi-line value', () => {
     expect(
-      secretValues([
-        { name: 'A', value: 'one' },
-        { name: 'B', value: 'one' },
-        { name: 'KEY', value: 'line one\n  line two  \n\n' },
-        { name: 'JSON', value: '{\n  "k": "secret-part"\n}' },
-        { name: 'E', value: '' },
-      ]),
+      secretValues(
+        [
+          { name: 'A', value: 'one' },
+          { name: 'B', value: 'one' },
+          { name: 'KEY', value: 'line one\n  line two  \n\n' },
+          { name: 'JSON', value: '{\n  "k": "secret-part"\n}' },
+          { name: 'E', value: '' },
+        ],
+        1,
+      ),
     ).toEqual([
       'one',
       'line one\n  line two  \n\n',

@@ -3,15 +3,10 @@
  * differs) and how a dry run shows it, secret values hidden. Pure: no server.
  */
 import { describe, expect, it } from 'vitest';
+import { REDACTED } from '../../src/api/redact.ts';
 import type { Deployment } from '../../src/api/schemas.ts';
 import { InputError } from '../../src/parse/index.ts';
-import {
-  type DesiredDeployment,
-  HIDDEN,
-  planDeploy,
-  planToJson,
-  sameValue,
-} from '../../src/plan.ts';
+import { type DesiredDeployment, planDeploy, planToJson, sameValue } from '../../src/plan.ts';
 
 const SECRET_VALUE = 'plan-secret-value-8f7e';
 
@@ -82,7 +77,7 @@ describe('planDeploy: create', () => {
       { path: 'source_config.repo_url', from: undefined, to: 'https://github.com/acme/agent' },
       { path: 'source_revision_config.repo_ref', from: undefined, to: 'main' },
       { path: 'source_revision_config.graph_config_path', from: undefined, to: 'langgraph.json' },
-      { path: 'secrets.OPENAI_API_KEY', from: undefined, to: HIDDEN },
+      { path: 'secrets.OPENAI_API_KEY', from: undefined, to: REDACTED },
     ]);
   });
 
@@ -215,7 +210,7 @@ describe('planDeploy: patch', () => {
     expect(plan.action).toBe('patch');
   });
 
-  it('sends secrets but shows only their names, marking the ones that existed', () => {
+  it('sends secrets but lists only new names as changes, and the others as sent again', () => {
     const plan = planDeploy(
       desired({
         secrets: [
@@ -229,10 +224,8 @@ describe('planDeploy: patch', () => {
       { name: 'OPENAI_API_KEY', value: SECRET_VALUE },
       { name: 'NEW_ONE', value: 'another-secret-value' },
     ]);
-    expect(plan.changes).toEqual([
-      { path: 'secrets.OPENAI_API_KEY', from: HIDDEN, to: HIDDEN },
-      { path: 'secrets.NEW_ONE', from: undefined, to: HIDDEN },
-    ]);
+    expect(plan.changes).toEqual([{ path: 'secrets.NEW_ONE', from: undefined, to: REDACTED }]);
+    expect(plan.action === 'patch' && plan.resentSecrets).toEqual(['OPENAI_API_KEY']);
     expect(JSON.stringify(plan.changes)).not.toContain(SECRET_VALUE);
   });
 
@@ -243,7 +236,7 @@ describe('planDeploy: patch', () => {
 });
 
 describe('planToJson', () => {
-  it('hides secret values in the request, and turns absent values into null', () => {
+  it('hides secret values in the request, short ones too, and turns absent values into null', () => {
     const plan = planDeploy(
       desired({ secrets: [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }] }),
       existing(),
@@ -256,8 +249,9 @@ describe('planToJson', () => {
       action: 'patch',
       deployment_id: 'dep-1',
       name: 'agent',
-      request: { secrets: [{ name: 'OPENAI_API_KEY', value: HIDDEN }] },
-      changes: [{ path: 'secrets.OPENAI_API_KEY', from: HIDDEN, to: HIDDEN }],
+      secrets_sent_again: ['OPENAI_API_KEY'],
+      request: { secrets: [{ name: 'OPENAI_API_KEY', value: REDACTED }] },
+      changes: [],
     });
     // The plan itself still carries the value to send.
     expect(plan.body.secrets?.[0]?.value).toBe(SECRET_VALUE);

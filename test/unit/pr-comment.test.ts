@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/api/redact.ts';
 import { escapeMarkdown } from '../../src/report/markdown.ts';
 import {
   type PrCommentContext,
@@ -23,7 +24,6 @@ const context: PrCommentContext = {
     serverUrl: 'https://github.com',
     runUrl: RUN_URL,
   },
-  redact: [API_KEY, SECRET_VALUE],
 };
 
 function report(overrides: Partial<CommandReport> = {}): CommandReport {
@@ -150,8 +150,11 @@ describe('renderPrComment', () => {
     expect(prCommentMarker(name)).not.toBe(prCommentMarker('x'));
   });
 
-  it('never shows a secret the caller asks to redact, wherever the server echoes it', () => {
-    const body = renderPrComment(
+  it('never shows a secret of a report redacted by the one redaction path', () => {
+    const redactor = new Redactor();
+    redactor.addAlways(API_KEY);
+    redactor.add(SECRET_VALUE);
+    const redacted = redactor.redactDeep(
       report({
         outcome: 'failure',
         headline: `failed with key ${API_KEY}`,
@@ -164,8 +167,8 @@ describe('renderPrComment', () => {
         },
         revision: { id: 'rev-1', status: 'BUILD_FAILED', statusMessage: `saw ${SECRET_VALUE}` },
       }),
-      context,
     );
+    const body = renderPrComment(redacted, context);
     expect(body).not.toContain(API_KEY);
     expect(body).not.toContain(SECRET_VALUE);
     expect(body).not.toContain('hunter2');
@@ -181,7 +184,7 @@ describe('renderPrComment', () => {
           url: 'https://admin:pa55word@agent.example.com',
         },
       }),
-      { ...context, redact: [] },
+      context,
     );
     expect(body).toContain('(<https://agent.example.com/>)');
     expect(body).not.toContain('(<https://admin:pa55word@');

@@ -13,7 +13,8 @@ import {
 import { controlCharactersIn, HOSTILE_STRINGS } from '../support/hostile-text.ts';
 
 /** Characters with a meaning in GFM or HTML; escaped output may hold them only escaped. */
-const SPECIAL = new Set('<>&"\'`*_[](){}|~!#\\$+-.=^@');
+// Quotes are not special outside HTML attributes, which escaped text never is in.
+const SPECIAL = new Set('<>&`*_[](){}|~!#\\$+-.=^@');
 const ENTITY = /^&(?:#\d+|#x[0-9a-f]+|[a-z]+);/i;
 
 /**

@@ -88,11 +88,13 @@ describe('renderSummary: a successful deploy', () => {
     expect(summary).toContain(
       '| URL | [https://agent\\-pr\\-12\\.example\\.dev](<https://agent-pr-12.example.dev/>) |',
     );
-    expect(summary).toContain(`| Revision | \`${REVISION_ID}\` |`);
+    // The run's revision is shown once, marked as the active one, not in three rows.
+    expect(summary).toContain(`| Revision | \`${REVISION_ID}\` (active, latest) |`);
+    expect(summary.split(REVISION_ID)).toHaveLength(2); // once: the Revision row
     expect(summary).toContain('| Revision status | `DEPLOYED` |');
     expect(summary).toContain('| Commit | `0123456789abcdef0123456789abcdef01234567` |');
     expect(summary).toContain('| Repository ref | `refs/pull/12/merge` |');
-    expect(summary).toContain(`| Active revision | \`${REVISION_ID}\` |`);
+    expect(summary).not.toContain('| Active revision |');
     expect(summary).toContain('| Tracing project | agent\\-pr\\-12 |');
     expect(summary).toContain('| Deployment status | READY |');
     expect(summary).toContain('| Duration | 8m 20s |');
@@ -143,6 +145,36 @@ describe('renderSummary: failures', () => {
     expect(summary).toContain('| Status message | npm ci \\| exit 1 ::error::x |');
     expect(liveHtml(summary)).toEqual([]);
     expect(links(summary).every((target) => target.startsWith('https://'))).toBe(true);
+  });
+
+  it('keeps a list of problems one per line, as the log shows it, with no HTML entities', () => {
+    const summary = renderSummary(
+      deployedReport({
+        outcome: 'failure',
+        headline: 'The inputs are not valid',
+        reason: '2 inputs are not valid:\n- Input \'name\' is bad.\n- Input "wait" is bad.',
+        nextStep: 'Fix them.\nThen re-run.',
+      }),
+    );
+    expect(summary).toContain(
+      '### Why it failed\n\n2 inputs are not valid:  \n\\- Input \'name\' is bad\\.  \n\\- Input "wait" is bad\\.',
+    );
+    expect(summary).toContain('### What to do\n\nFix them\\.  \nThen re\\-run\\.');
+    expect(summary).not.toMatch(/&quot;|&#39;/);
+  });
+
+  it('lists secrets sent again apart from the changes', () => {
+    const summary = renderSummary(
+      deployedReport({
+        changes: [{ path: 'secrets.NEW', from: undefined, to: '***' }],
+        resentSecrets: ['OPENAI_API_KEY'],
+      }),
+    );
+    expect(summary).toContain('| `secrets.NEW` | \\(unset\\) | `"***"` |');
+    expect(summary).not.toContain('secrets.OPENAI_API_KEY');
+    expect(summary).toContain(
+      'Secrets the deployment already has were sent again: `OPENAI_API_KEY`. The server never shows secret values, so they are not compared.',
+    );
   });
 
   it.each([

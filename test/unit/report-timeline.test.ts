@@ -5,14 +5,14 @@ import type { TimelineEntry } from '../../src/report/types.ts';
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 
 describe('formatTimeline', () => {
-  it('gives one row per status with its UTC start and how long it lasted', () => {
+  it('gives one row per status with when a poll first saw it and for how long', () => {
     const entries: TimelineEntry[] = [
       { status: 'QUEUED', startedAt: T0, durationMs: 20_000 },
       { status: 'BUILDING', startedAt: T0 + 20_000, durationMs: 8 * 60_000 + 3_000 },
       { status: 'DEPLOYED', startedAt: T0 + 503_000, durationMs: 0 },
     ];
     expect(formatTimeline(entries).split('\n')).toEqual([
-      '| Status | Started \\(UTC\\) | Lasted |',
+      '| Status | First seen \\(UTC\\) | Seen for |',
       '| --- | --- | --- |',
       '| `QUEUED` | 12:00:00 | 20s |',
       '| `BUILDING` | 12:00:20 | 8m 3s |',

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { formatFinding, lintWorkflow, workflowFiles } from '../support/workflow-lint.ts';
 import {
   LOCAL_ACTION,
+  markdownWorkflows,
   outputReferences,
   PINNED_REF,
   parseWorkflow,
@@ -31,6 +32,9 @@ const ConcurrencySchema = z.object({
   group: z.string(),
   'cancel-in-progress': z.boolean().optional(),
 });
+
+/** What the fact check says of a `run:` script that holds an expression. */
+const SPLICED = `run: holds a \${{ }} expression, which becomes shell code; pass the value through env:`;
 
 /** `${{ inner }}`: a GitHub expression, as it stands in a workflow file. */
 const expression = (inner: string): string => `\${{ ${inner} }}`;
@@ -113,6 +117,7 @@ describe('the workflows against action.yml', () => {
       `jobs.deploy.steps[0] (id deploy): api-key must come from a secret ('\${{ secrets.NAME }}'), got "my-literal-key"`,
       'jobs.deploy: steps.deploy.outputs.revision is not an output of action.yml',
       'jobs.deploy: reads steps.deplo, a step it does not have',
+      `jobs.deploy.steps[1]: ${SPLICED}`,
     ]);
   });
 
@@ -322,3 +327,98 @@ function outputOrOutcomeReads(values: unknown[]): string[] {
     (match) => match[1] ?? '',
   );
 }
+
+describe('the README snippets', () => {
+  const README = read('README.md');
+  const SNIPPETS = markdownWorkflows(README, 'README.md');
+  const snippetNames = SNIPPETS.map((snippet) => snippet.name);
+  const workflowOf = (matches: (workflow: Workflow) => boolean): Workflow => {
+    const found = SNIPPETS.map((snippet) => parseWorkflow(snippet.source)).find(matches);
+    if (found === undefined) throw new Error('no README snippet of that kind');
+    return found;
+  };
+  const hasCommand = (workflow: Workflow, command: string): boolean =>
+    actionSteps(workflow).some((step) => (step.with?.command ?? 'deploy') === command);
+
+  it('are found, whole workflows and step fragments', () => {
+    expect(SNIPPETS.length).toBeGreaterThanOrEqual(9);
+    expect(SNIPPETS.some((snippet) => snippet.fragment)).toBe(true);
+    expect(SNIPPETS.some((snippet) => !snippet.fragment)).toBe(true);
+  });
+
+  it.each(snippetNames)('%s passes actionlint', async (name) => {
+    const snippet = SNIPPETS.find((candidate) => candidate.name === name);
+    const findings = await lintWorkflow(snippet?.source ?? '', name);
+    expect(findings.map((finding) => formatFinding(name, finding))).toEqual([]);
+  });
+
+  it.each(snippetNames)(
+    '%s passes declared inputs, reads declared outputs, splices no expression into run:',
+    (name) => {
+      const snippet = SNIPPETS.find((candidate) => candidate.name === name);
+      expect(factProblems(snippet?.source ?? '', true)).toEqual([]);
+    },
+  );
+
+  it('finds an expression spliced into a run: script', () => {
+    const [snippet] = markdownWorkflows(
+      [
+        '```yaml',
+        `      - run: echo "${expression('github.event.pull_request.title')}"`,
+        '```',
+      ].join('\n'),
+      'x.md',
+    );
+    expect(factProblems(snippet?.source ?? '', true)).toEqual([
+      `jobs.snippet.steps[0]: ${SPLICED}`,
+    ]);
+  });
+
+  it('tell the story of examples/ for previews: same group, name, environment and fork rule', () => {
+    const example = parseWorkflow(read('examples/pr-preview.yml'));
+    const readme = workflowOf(
+      (workflow) => 'pull_request' in Object(workflow.on) && hasCommand(workflow, 'deploy'),
+    );
+    expect(ConcurrencySchema.parse(readme.concurrency)).toEqual(
+      ConcurrencySchema.parse(example.concurrency),
+    );
+    const inExample = jobRunning(example, (s) => (s.with?.command ?? 'deploy') === 'deploy');
+    const inReadme = jobRunning(readme, (s) => (s.with?.command ?? 'deploy') === 'deploy');
+    expect(inReadme.step.with?.name).toBe(inExample.step.with?.name);
+    expect(inReadme.step.with?.['github-environment']).toBe(
+      inExample.step.with?.['github-environment'],
+    );
+    expect(inReadme.job.if).toBe(inExample.job.if);
+
+    const teardown = workflowOf((workflow) => hasCommand(workflow, 'delete'));
+    expect(ConcurrencySchema.parse(teardown.concurrency).group).toBe(
+      ConcurrencySchema.parse(example.concurrency).group,
+    );
+    const deleteStep = jobRunning(teardown, (s) => s.with?.command === 'delete');
+    expect(deleteStep.step.with?.name).toBe(inExample.step.with?.name);
+    expect(String(deleteStep.job.if)).toContain('head.repo.full_name == github.repository');
+    expect(README).not.toMatch(/pull_request_target` with a label/);
+  });
+
+  it('tell the story of examples/ for production: one group; a tag deploys that tag', () => {
+    const group = (workflow: Workflow): string =>
+      ConcurrencySchema.parse(workflow.concurrency).group;
+    const push = parseWorkflow(read('examples/deploy-on-push.yml'));
+    const tag = parseWorkflow(read('examples/redeploy-on-tag.yml'));
+    const rollback = parseWorkflow(read('examples/rollback.yml'));
+    const readmeTag = workflowOf(
+      (workflow) => 'push' in Object(workflow.on) && JSON.stringify(workflow.on).includes('tags'),
+    );
+    const readmeRollback = workflowOf((workflow) => hasCommand(workflow, 'redeploy'));
+    const readmePush = workflowOf((workflow) => JSON.stringify(workflow.on).includes('branches'));
+    for (const workflow of [tag, rollback, readmeTag, readmeRollback, readmePush]) {
+      expect(group(workflow)).toBe(group(push));
+    }
+    const [readmeTagStep] = actionSteps(readmeTag);
+    const [exampleTagStep] = actionSteps(tag);
+    expect(readmeTagStep?.with?.command ?? 'deploy').toBe(
+      exampleTagStep?.with?.command ?? 'deploy',
+    );
+    expect(readmeTagStep?.with?.['repo-ref']).toBe(expression('github.ref_name'));
+  });
+});
