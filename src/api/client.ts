@@ -9,7 +9,7 @@
  * deployment recovers from a lost answer by looking the name up (see create-deployment.ts).
  */
 import { createDeploymentOnce } from './create-deployment.ts';
-import type { ApiError } from './errors.ts';
+import { type ApiError, DuplicateNameError } from './errors.ts';
 import { invalidResponseError } from './failures.ts';
 import {
   HttpClient,
@@ -178,12 +178,34 @@ export class ControlPlaneClient {
     );
   }
 
-  /** The deployment whose name is exactly `name` (the server's filter matches substrings). */
-  async findByName(name: string, options: CallOptions = {}): Promise<Deployment | undefined> {
+  /**
+   * Every deployment whose name is exactly `name` (the server's filter matches substrings), in
+   * the order listed. The walk reads every page: a second deployment of that name must be seen.
+   * One id listed twice is one deployment (offset pages shift when the listing changes
+   * between two reads).
+   */
+  async findAllByName(name: string, options: CallOptions = {}): Promise<Deployment[]> {
+    const found = new Map<string, Deployment>();
     for await (const deployment of this.listAllDeployments({ name_contains: name }, options)) {
-      if (deployment.name === name) return deployment;
+      if (deployment.name === name && !found.has(deployment.id))
+        found.set(deployment.id, deployment);
     }
-    return undefined;
+    return [...found.values()];
+  }
+
+  /**
+   * The deployment whose name is exactly `name`, or undefined. Throws a DuplicateNameError when
+   * several have it: the name alone cannot say which one is meant.
+   */
+  async findByName(name: string, options: CallOptions = {}): Promise<Deployment | undefined> {
+    const found = await this.findAllByName(name, options);
+    if (found.length > 1) {
+      throw new DuplicateNameError(
+        name,
+        found.map((deployment) => deployment.id),
+      );
+    }
+    return found[0];
   }
 
   async getDeployment(deploymentId: string, options: CallOptions = {}): Promise<Deployment> {

@@ -117,3 +117,22 @@ export class InvalidRequestError extends Error {
     this.problems = problems;
   }
 }
+
+/**
+ * More than one deployment has the exact name asked for (a server without the unique-name rule,
+ * or a race between two creates). Acting on either one could be wrong, so nothing is done.
+ */
+export class DuplicateNameError extends Error {
+  override readonly name = 'DuplicateNameError';
+  readonly deploymentName: string;
+  /** Every deployment with that name, in the order the server listed them. */
+  readonly deploymentIds: string[];
+
+  constructor(deploymentName: string, deploymentIds: string[]) {
+    super(
+      `${deploymentIds.length} deployments are named ${deploymentName} (${deploymentIds.join(', ')}); the name does not say which one is meant`,
+    );
+    this.deploymentName = deploymentName;
+    this.deploymentIds = deploymentIds;
+  }
+}

@@ -14,6 +14,7 @@ export interface Page<T> {
 export interface PaginateOptions<T> {
   fetchPage: (offset: number) => Promise<Page<T>>;
   startOffset: number;
+  /** The `limit` asked for. A server may answer fewer items (its own cap): that is not the end. */
   pageSize: number;
   /** Builds the error thrown when the server's offsets stop moving forward. */
   stuck: (sentOffset: number, returnedOffset: number) => Error;
@@ -23,12 +24,28 @@ export interface PaginateOptions<T> {
 
 export const DEFAULT_MAX_PAGES = 1_000;
 
+/** Why a walk goes on or ends after a page; pure, so the rule is tested on its own. */
+export type PageVerdict =
+  | { kind: 'next'; offset: number }
+  | { kind: 'end' }
+  | { kind: 'stuck'; offset: number };
+
 /**
- * Yields every item of every page. Stops after an empty page or a page shorter than the page
- * size. Without a returned offset, the next page starts after the items received. A returned
- * offset that does not move forward would fetch the same page forever, so it is an error (a
- * silent stop could hide a deployment from a lookup by name, which would then create a second).
+ * The rule: only an empty page, or a returned offset that does not move forward, ends a walk.
+ * A page shorter than `limit` is not the last one: a server may cap its pages below the `limit`
+ * asked (a name lookup that stopped there would miss a deployment on a later page, then create a
+ * second one). Without a returned offset, the next page starts after the items received.
+ * An offset that does not move forward after a full page is an error, not an end: the server
+ * points back at the page it just sent, and stopping there could hide the rest of the listing.
  */
+export function nextPage(sentOffset: number, page: Page<unknown>, pageSize: number): PageVerdict {
+  if (page.last || page.items.length === 0) return { kind: 'end' };
+  const next = page.offset ?? sentOffset + page.items.length;
+  if (next > sentOffset) return { kind: 'next', offset: next };
+  return page.items.length >= pageSize ? { kind: 'stuck', offset: next } : { kind: 'end' };
+}
+
+/** Yields every item of every page, following nextPage. */
 export async function* paginate<T>(
   options: PaginateOptions<T>,
 ): AsyncGenerator<T, void, undefined> {
@@ -37,9 +54,9 @@ export async function* paginate<T>(
   for (let pages = 1; ; pages++) {
     const page = await options.fetchPage(offset);
     yield* page.items;
-    if (page.last || page.items.length === 0 || page.items.length < options.pageSize) return;
-    const next = page.offset ?? offset + page.items.length;
-    if (next <= offset || pages >= maxPages) throw options.stuck(offset, next);
-    offset = next;
+    const verdict = nextPage(offset, page, options.pageSize);
+    if (verdict.kind === 'end') return;
+    if (verdict.kind === 'stuck' || pages >= maxPages) throw options.stuck(offset, verdict.offset);
+    offset = verdict.offset;
   }
 }

@@ -6,6 +6,7 @@
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { formatDuration } from '../parse/index.ts';
+import type { CommandReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment } from './describe.ts';
 import { findDeployment, UnknownDeploymentIdError } from './target.ts';
@@ -59,12 +60,38 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
     return;
   }
   report.action = 'deleted';
-  report.headline = `Deleted deployment ${deployment.name}`;
+  // The server reports AWAITING_DELETE until the deployment is gone (known-behaviour.md).
+  recordDeletion(report, 'AWAITING_DELETE');
   if (!settings.wait) {
     report.outcome = 'success';
+    report.headline = `Deletion of deployment ${deployment.name} accepted; it is AWAITING_DELETE until the server removes it (wait: false)`;
     return;
   }
+  report.headline = `Deleted deployment ${deployment.name}`;
   await waitUntilGone(ctx, deployment.id);
+}
+
+/** What the delete output and the summary show: the deployment's state, and no stale URL. */
+export const DELETED_STATUS = 'DELETED';
+
+/**
+ * Once the DELETE is accepted the deployment's URL no longer serves: it is dropped from the
+ * outputs, the summary and the PR comment, and `result` carries the status as it now is.
+ */
+export function recordDeletion(report: CommandReport, status: string): void {
+  if (report.deployment) {
+    const { url: _staleUrl, ...rest } = report.deployment;
+    report.deployment = { ...rest, status };
+  }
+  if (report.result) {
+    const result: Record<string, unknown> = { ...report.result, status };
+    const config = result.source_config;
+    if (typeof config === 'object' && config !== null && 'custom_url' in config) {
+      const { custom_url: _staleUrl, ...rest } = config as Record<string, unknown>;
+      result.source_config = rest;
+    }
+    report.result = result;
+  }
 }
 
 /**
@@ -90,11 +117,11 @@ export async function waitUntilGone(ctx: CommandContext, deploymentId: string): 
     const readAt = clock.now();
     try {
       const current = await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
-      if (report.deployment && current.status) report.deployment.status = current.status;
+      if (current.status) recordDeletion(report, current.status);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
         report.outcome = 'success';
-        if (report.deployment) report.deployment.status = 'DELETED';
+        recordDeletion(report, DELETED_STATUS);
         return;
       }
       if (ctx.signal.aborted) break;

@@ -1,32 +1,145 @@
 /**
- * `command: redeploy` — redeploy a given revision (or `previous`: the one deployed before the
- * active one, a rollback), then follow the revision that the redeploy produced.
+ * `command: redeploy` — redeploy a given revision (or `previous`: a rollback of the newest
+ * release, see src/rollback.ts), then follow the revision that the redeploy produced.
  */
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { PREVIOUS_REVISION } from '../inputs.ts';
 import { InputError } from '../parse/index.ts';
+import { codeOf, planRollback, type RollbackPlan } from '../rollback.ts';
 import type { CommandContext } from './context.ts';
-import { recordDeployment } from './describe.ts';
-import { followRevision } from './rollout.ts';
+import { recordDeployment, recordRevision } from './describe.ts';
+import { followRevision, smokeTestIfAsked } from './rollout.ts';
 import { requireDeployment } from './target.ts';
 
 export async function redeploy(ctx: CommandContext): Promise<void> {
-  const { settings, report, client, log } = ctx;
+  const { settings, report, log } = ctx;
   const deployment = await log.group('Looking up the deployment', () => requireDeployment(ctx));
   recordDeployment(report, deployment);
   const requested = settings.revisionId ?? PREVIOUS_REVISION;
-  const revisionId =
-    requested === PREVIOUS_REVISION ? await previousRevision(ctx, deployment) : requested;
-
-  if (settings.dryRun) {
-    report.outcome = 'planned';
-    report.action = 'would-patch';
-    report.plan = { action: 'redeploy', deployment_id: deployment.id, revision_id: revisionId };
-    report.headline = `Dry run: would redeploy revision ${revisionId} of ${deployment.name}`;
+  if (requested !== PREVIOUS_REVISION) {
+    if (settings.dryRun) {
+      planned(
+        ctx,
+        deployment,
+        requested,
+        `would redeploy revision ${requested} of ${deployment.name}`,
+      );
+      return;
+    }
+    await redeployAndFollow(ctx, deployment, requested);
     return;
   }
 
+  const plan = await rollbackPlan(ctx, deployment);
+  switch (plan.kind) {
+    case 'rollback':
+      ctx.log.info(`Rolling back from revision ${plan.from.id} to ${plan.to.id}.`);
+      if (settings.dryRun) {
+        planned(
+          ctx,
+          deployment,
+          plan.to.id,
+          `would roll back ${deployment.name} from revision ${plan.from.id} to ${plan.to.id} (would redeploy revision ${plan.to.id})`,
+        );
+        return;
+      }
+      await redeployAndFollow(ctx, deployment, plan.to.id);
+      return;
+    case 'in-progress':
+      ctx.log.info(
+        `A rollback to the code of revision ${plan.to.id} is already rolling out as revision ${plan.rollingOut.id}: following it instead of redeploying again.`,
+      );
+      if (settings.dryRun) {
+        report.outcome = 'planned';
+        report.headline = `Dry run: nothing to send: a rollback of ${deployment.name} to the code of revision ${plan.to.id} is already rolling out (revision ${plan.rollingOut.id})`;
+        return;
+      }
+      report.action = 'unchanged';
+      report.headline = `A rollback of ${deployment.name} from revision ${plan.from.id} to the code of ${plan.to.id} was already rolling out; no redeploy sent`;
+      await followRevision(ctx, deployment, plan.rollingOut.id);
+      return;
+    case 'already':
+      await alreadyRolledBack(ctx, deployment, plan);
+      return;
+  }
+}
+
+/** Resolves `previous`, or says why it cannot. */
+async function rollbackPlan(
+  ctx: CommandContext,
+  deployment: Deployment,
+): Promise<Extract<RollbackPlan, { kind: 'rollback' | 'in-progress' | 'already' }>> {
+  const active = deployment.active_revision_id;
+  if (!active) {
+    throw new InputError(
+      'revision-id',
+      `Input 'revision-id' is '${PREVIOUS_REVISION}', but deployment ${deployment.name} has no active revision to roll back from. Give a revision id instead.`,
+    );
+  }
+  const revisions = await ctx.client.listRevisions(deployment.id, { signal: ctx.signal });
+  if (revisions === undefined) {
+    throw new InputError(
+      'revision-id',
+      `Input 'revision-id' is '${PREVIOUS_REVISION}', but this control plane does not list revisions, so the previous one cannot be found. Give the revision id itself (e.g. the 'active-revision-id' output of the deploy before).`,
+    );
+  }
+  const plan = planRollback(revisions, active);
+  if (plan.kind === 'active-unlisted') {
+    throw new InputError(
+      'revision-id',
+      `Input 'revision-id' is '${PREVIOUS_REVISION}', but the active revision ${active} of ${deployment.name} is not in the server's revision list, so the previous one cannot be told. Give a revision id instead.`,
+    );
+  }
+  if (plan.kind === 'nothing-before') {
+    throw new InputError(
+      'revision-id',
+      `Input 'revision-id' is '${PREVIOUS_REVISION}', but no revision of ${deployment.name} was deployed before the active one (${active}) with other code. Give a revision id instead.`,
+    );
+  }
+  return plan;
+}
+
+/** A re-run of a rollback: production already serves older code than the newest release. */
+async function alreadyRolledBack(
+  ctx: CommandContext,
+  deployment: Deployment,
+  plan: Extract<RollbackPlan, { kind: 'already' }>,
+): Promise<void> {
+  const { report, settings } = ctx;
+  const { active, release, to } = plan;
+  recordRevision(report, active);
+  report.action = 'unchanged';
+  const sameCodeAs = to && to.id !== active.id ? ` (the code of revision ${to.id})` : '';
+  const done =
+    to && codeOf(active) === codeOf(to)
+      ? `${deployment.name} is already rolled back to revision ${active.id}${sameCodeAs}, the code that served before the newest release ${release.id}`
+      : `${deployment.name} is already rolled back: it serves revision ${active.id}, older code than the newest release ${release.id}`;
+  ctx.log.info(`${done}; no redeploy sent.`);
+  if (settings.dryRun) {
+    report.outcome = 'planned';
+    report.headline = `Dry run: nothing to send: ${done}`;
+    return;
+  }
+  report.outcome = 'success';
+  report.headline = `${done}; no redeploy sent`;
+  await smokeTestIfAsked(ctx);
+}
+
+function planned(ctx: CommandContext, deployment: Deployment, revisionId: string, what: string) {
+  const { report } = ctx;
+  report.outcome = 'planned';
+  report.action = 'would-patch';
+  report.plan = { action: 'redeploy', deployment_id: deployment.id, revision_id: revisionId };
+  report.headline = `Dry run: ${what}`;
+}
+
+async function redeployAndFollow(
+  ctx: CommandContext,
+  deployment: Deployment,
+  revisionId: string,
+): Promise<void> {
+  const { report, client, log } = ctx;
   let updated: Deployment;
   try {
     updated = await log.group(`Redeploying revision ${revisionId}`, () =>
@@ -50,42 +163,4 @@ export async function redeploy(ctx: CommandContext): Promise<void> {
       ? updated.latest_revision_id
       : revisionId;
   await followRevision(ctx, updated, produced);
-}
-
-/**
- * The revision that was deployed before the active one. The spec has no revision list, so this
- * uses `GET .../revisions` where the server offers it (the production service does), and says
- * how to do without it where it does not.
- */
-async function previousRevision(ctx: CommandContext, deployment: Deployment): Promise<string> {
-  const active = deployment.active_revision_id;
-  if (!active) {
-    throw new InputError(
-      'revision-id',
-      `Input 'revision-id' is '${PREVIOUS_REVISION}', but deployment ${deployment.name} has no active revision to roll back from. Give a revision id instead.`,
-    );
-  }
-  const revisions = await ctx.client.listRevisions(deployment.id, { signal: ctx.signal });
-  if (revisions === undefined) {
-    throw new InputError(
-      'revision-id',
-      `Input 'revision-id' is '${PREVIOUS_REVISION}', but this control plane does not list revisions, so the previous one cannot be found. Give the revision id itself (e.g. the 'active-revision-id' output of the deploy before).`,
-    );
-  }
-  // Newest first; the previous one is the newest DEPLOYED revision older than the active one.
-  const ordered = [...revisions].sort((a, b) =>
-    (b.created_at ?? '').localeCompare(a.created_at ?? ''),
-  );
-  const activeIndex = ordered.findIndex((revision) => revision.id === active);
-  const previous = ordered
-    .slice(activeIndex + 1)
-    .find((revision) => revision.status === 'DEPLOYED' && revision.id !== active);
-  if (activeIndex === -1 || previous === undefined) {
-    throw new InputError(
-      'revision-id',
-      `Input 'revision-id' is '${PREVIOUS_REVISION}', but no revision of ${deployment.name} was deployed before the active one (${active}). Give a revision id instead.`,
-    );
-  }
-  ctx.log.info(`Rolling back from revision ${active} to ${previous.id}.`);
-  return previous.id;
 }

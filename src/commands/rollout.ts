@@ -6,6 +6,7 @@ import { ApiError } from '../api/errors.ts';
 import type { Deployment, Revision } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
 import { formatDuration } from '../parse/index.ts';
+import { productionAfterFailure } from '../production.ts';
 import { readAfterWrite } from '../read-after-write.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { TimelineEntry } from '../report/types.ts';
@@ -80,6 +81,7 @@ export async function followRevision(
   // The deployment's own view (active revision, URL, status) after the wait; not for a
   // cancelled run, which must stop at once. After a timeout the wait's bound holds: this read
   // gets the same few seconds of overrun, no more.
+  let deploymentRead = false;
   if (outcome.kind !== 'cancelled') {
     const timeUp =
       outcome.kind === 'timeout'
@@ -95,13 +97,14 @@ export async function followRevision(
           ...(retryDeadline === undefined ? {} : { retryDeadline }),
         }),
       );
+      deploymentRead = true;
     } catch (error) {
       log.warning(`Could not read deployment ${deployment.id} after the wait: ${messageOf(error)}`);
     } finally {
       timeUp?.disarm();
     }
   }
-  explainOutcome(ctx, outcome, revisionId);
+  explainOutcome(ctx, outcome, revisionId, deploymentRead);
   if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
 }
 
@@ -126,7 +129,12 @@ export async function smokeTestIfAsked(ctx: CommandContext): Promise<void> {
   await runSmokeTest(ctx, url);
 }
 
-function explainOutcome(ctx: CommandContext, outcome: WaitOutcome, revisionId: string): void {
+function explainOutcome(
+  ctx: CommandContext,
+  outcome: WaitOutcome,
+  revisionId: string,
+  deploymentRead: boolean,
+): void {
   const { report, settings } = ctx;
   const name = report.deployment?.name ?? 'the deployment';
   const status = outcome.revision?.status ?? report.revision?.status ?? 'UNKNOWN';
@@ -148,12 +156,19 @@ function explainOutcome(ctx: CommandContext, outcome: WaitOutcome, revisionId: s
         : "Check the deployment with 'command: status'. Use a 'concurrency' group in the workflow so that two runs never race.";
       return;
     }
-    case 'failed':
+    case 'failed': {
+      const production = productionAfterFailure({
+        name,
+        revisionId,
+        activeRevisionId: report.deployment?.activeRevisionId,
+        known: deploymentRead,
+      });
       report.outcome = 'failure';
       report.headline += `; revision ${revisionId} ended ${status}`;
-      report.reason = `Revision ${revisionId} of ${name} ended with status ${status}${statusMessage ? `: ${statusMessage}` : '.'}`;
-      report.nextStep = nextStepFor(status, name);
+      report.reason = `${failedRevisionReason(revisionId, name, status, statusMessage)} ${production.serving}`;
+      report.nextStep = `${nextStepFor(status, name)} ${production.rollbackAdvice}`;
       return;
+    }
     case 'timeout':
       report.outcome = 'timeout';
       report.headline += `; revision ${revisionId} was still ${status} after ${formatDuration(settings.waitTimeoutMs)}`;
@@ -176,12 +191,25 @@ function explainOutcome(ctx: CommandContext, outcome: WaitOutcome, revisionId: s
   }
 }
 
-function nextStepFor(status: string, name: string): string {
+/** "Revision X of Y ended with status Z: message." */
+export function failedRevisionReason(
+  revisionId: string,
+  name: string,
+  status: string,
+  statusMessage: string | null | undefined,
+): string {
+  if (!statusMessage) return `Revision ${revisionId} of ${name} ended with status ${status}.`;
+  // The server's message may or may not end its sentence.
+  return `Revision ${revisionId} of ${name} ended with status ${status}: ${statusMessage}${/[.!?]$/.test(statusMessage) ? '' : '.'}`;
+}
+
+/** What to fix for each failed status; the rollback advice is added after it. */
+export function nextStepFor(status: string, name: string): string {
   switch (status) {
     case 'BUILD_FAILED':
       return `Read the build logs of this revision in the control plane, fix the build (code, dependencies, 'install-command', 'build-command'), and push again.`;
     case 'DEPLOY_FAILED':
-      return `The image was built but did not start: read the application's logs in the control plane, and check 'resource-spec' and 'secrets'. Then re-run the job or roll back with 'command: redeploy' and 'revision-id: previous'.`;
+      return `The image was built but did not start: read the application's logs in the control plane, and check 'resource-spec' and 'secrets'. Then re-run the job.`;
     case 'CREATE_FAILED':
       return `The control plane could not create the revision: check the inputs of ${name} ('repo-url', 'integration-id', 'graph-config-path', 'image-uri', 'listener-id') and re-run the job.`;
     case 'INTERRUPTED':

@@ -7,6 +7,7 @@ import { RunStreamError } from '../api/errors.ts';
 import { runStream } from '../api/run-stream.ts';
 import { messageOf } from '../error-message.ts';
 import { formatDuration, keyTransportProblem } from '../parse/index.ts';
+import { ROLLBACK_HOW } from '../production.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { SmokeTestReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
@@ -86,7 +87,16 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   if (error !== undefined && !ctx.signal.aborted) {
     report.outcome = 'failure';
     report.reason = `The smoke test of ${deploymentUrl} failed: ${error}.`;
-    report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.`;
+    // A DEPLOYED revision that fails its smoke test may be a bad revision serving production.
+    // Not advised where there is nothing before it (this run created the deployment), nor with
+    // rollback-on-failure, which rolls back itself and says how that went.
+    const live =
+      report.revision !== undefined && report.deployment?.activeRevisionId === report.revision.id;
+    const rollback =
+      live && report.created !== true && !ctx.settings.rollbackOnFailure
+        ? ` It is the active revision: if the app itself is broken, ${ROLLBACK_HOW}.`
+        : '';
+    report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.${rollback}`;
   }
 }
 

@@ -3,10 +3,11 @@
  * `wait: true`, wait for that revision to finish. It fails only where the revision failed.
  */
 
+import { productionAfterFailure } from '../production.ts';
 import { classifyRevisionStatus } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
-import { followRevision, smokeTestIfAsked } from './rollout.ts';
+import { failedRevisionReason, followRevision, nextStepFor, smokeTestIfAsked } from './rollout.ts';
 import { requireDeployment } from './target.ts';
 
 export async function status(ctx: CommandContext): Promise<void> {
@@ -30,11 +31,19 @@ export async function status(ctx: CommandContext): Promise<void> {
   recordRevision(report, revision);
   report.headline += `; revision ${revision.id} is ${revision.status}`;
   switch (classifyRevisionStatus(revision.status)) {
-    case 'failed':
+    case 'failed': {
+      // The deployment was read just before the revision, whose status is final.
+      const production = productionAfterFailure({
+        name: deployment.name,
+        revisionId: revision.id,
+        activeRevisionId: deployment.active_revision_id ?? undefined,
+        known: true,
+      });
       report.outcome = 'failure';
-      report.reason = `Revision ${revision.id} of ${deployment.name} ended with status ${revision.status}${revision.status_message ? `: ${revision.status_message}` : '.'}`;
-      report.nextStep = `Fix the cause, then deploy again, or roll back with 'command: redeploy' and 'revision-id: previous'.`;
+      report.reason = `${failedRevisionReason(revision.id, deployment.name, revision.status, revision.status_message)} ${production.serving}`;
+      report.nextStep = `${nextStepFor(revision.status, deployment.name)} ${production.rollbackAdvice}`;
       return;
+    }
     case 'skipped':
       report.outcome = 'warning';
       report.reason = `Revision ${revision.id} was superseded by a newer revision (${deployment.latest_revision_id ?? 'unknown'}).`;

@@ -22,9 +22,32 @@ export async function findDeployment(ctx: CommandContext): Promise<Deployment | 
     return found;
   }
   if (name === undefined) return undefined;
-  const found = await client.findByName(name, { signal: ctx.signal });
+  const all = await client.findAllByName(name, { signal: ctx.signal });
+  if (all.length > 1) throw duplicateNameError(name, all);
+  const found = all[0];
   log.info(found ? `Found deployment ${name} (${found.id}).` : `No deployment is named ${name}.`);
   return found;
+}
+
+const MAX_IDS_LISTED = 10;
+
+/**
+ * Two deployments with one name (a server without the unique-name rule, or two creates that
+ * raced): acting on the first one listed could patch, redeploy or delete the wrong one.
+ */
+export function duplicateNameError(name: string, deployments: readonly Deployment[]): InputError {
+  const ids = deployments.map((deployment) => deployment.id);
+  // Bounded: a broken server could list thousands.
+  const shown = ids.slice(0, MAX_IDS_LISTED);
+  const more = ids.length - shown.length;
+  const listed =
+    more > 0
+      ? `${shown.join(', ')} and ${more} more`
+      : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  return new InputError(
+    'deployment-id',
+    `Input 'name' is '${name}', and ${ids.length} deployments have that name: ${listed}. Nothing was changed. Set 'deployment-id' to the one this job is for (and delete the other in the control plane).`,
+  );
 }
 
 /** Like findDeployment, for commands that cannot go on without it. */

@@ -59,6 +59,46 @@ describe('delete', () => {
     expectCleanRun(run, server);
   });
 
+  it('outputs and summary show the deletion: status DELETED, no stale URL', async () => {
+    const server = await start({ deleteAfterMs: 100 });
+    const deployment = await deployedDeployment(server);
+    const url = deployment.source_config?.custom_url ?? '';
+    expect(url).toMatch(/^http:/);
+
+    const run = await runAction({ inputs: deleteInputs(server) });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['deployment-status']).toBe('DELETED');
+    expect(run.outputs['deployment-url']).toBeUndefined();
+    const result = JSON.parse(run.outputs.result ?? '{}') as Record<string, unknown>;
+    expect(result).toMatchObject({ id: deployment.id, name: 'agent', status: 'DELETED' });
+    expect(JSON.stringify(result)).not.toContain(url);
+    const summary = readable(run.summary);
+    expect(summary).toContain('Deleted deployment agent');
+    expect(summary).toMatch(/Deployment status \| DELETED/);
+    expect(summary).not.toContain('READY');
+    expect(summary).not.toContain(url);
+    expectCleanRun(run, server);
+  });
+
+  it('with wait: false, shows the deletion as accepted (AWAITING_DELETE), without the URL', async () => {
+    const server = await start({ deleteAfterMs: 60_000 });
+    const deployment = await deployedDeployment(server);
+    const url = deployment.source_config?.custom_url ?? '';
+
+    const run = await runAction({ inputs: deleteInputs(server, { wait: 'false' }) });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['deployment-status']).toBe('AWAITING_DELETE');
+    expect(run.outputs['deployment-url']).toBeUndefined();
+    expect(JSON.parse(run.outputs.result ?? '{}')).toMatchObject({ status: 'AWAITING_DELETE' });
+    const summary = readable(run.summary);
+    expect(summary).toContain('Deletion of deployment agent accepted');
+    expect(summary).not.toContain('READY');
+    expect(summary).not.toContain(url);
+    expectCleanRun(run, server);
+  });
+
   it('times out naming the status it is still in, when the deletion takes longer than wait-timeout', async () => {
     const server = await start({ deleteAfterMs: 60_000 });
     const deployment = await deployedDeployment(server);

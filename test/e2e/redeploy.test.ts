@@ -8,6 +8,7 @@ import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
   deployedDeployment,
+  errorLines,
   expectCleanRun,
   lines,
   readable,
@@ -153,7 +154,7 @@ describe('redeploy', () => {
   });
 
   it('dry run: names the revision it would redeploy and writes nothing', async () => {
-    const { deploymentId, first } = await twiceDeployed(emulator);
+    const { deploymentId, first, second } = await twiceDeployed(emulator);
     const before = emulator.requests.length;
 
     const run = await runAction({ inputs: redeployInputs('previous', { 'dry-run': 'true' }) });
@@ -167,6 +168,117 @@ describe('redeploy', () => {
       revision_id: first,
     });
     expect(readable(run.summary)).toContain(`would redeploy revision ${first}`);
+    expect(readable(run.summary)).toContain(
+      `would roll back agent from revision ${second} to ${first}`,
+    );
+    expectCleanRun(run, emulator);
+  });
+});
+
+describe('redeploy previous: a re-run is a no-op', () => {
+  /** Runs the rollback job once, as a person would, and answers the revision it produced. */
+  async function rolledBackOnce(): Promise<{
+    deploymentId: string;
+    first: string;
+    second: string;
+    rollback: string;
+  }> {
+    const { deploymentId, first, second } = await twiceDeployed(emulator);
+    const run = await runAction({ inputs: redeployInputs('previous') });
+    expect(run.exitCode).toBe(0);
+    const rollback = run.outputs['revision-id'] ?? '';
+    expect(emulator.revisions(deploymentId).map((revision) => revision.id)).toEqual([
+      first,
+      second,
+      rollback,
+    ]);
+    return { deploymentId, first, second, rollback };
+  }
+
+  it('the second run of the rollback job says it is already rolled back and sends nothing', async () => {
+    const { deploymentId, first, second, rollback } = await rolledBackOnce();
+    const before = emulator.requests.length;
+
+    const run = await runAction({ inputs: redeployInputs('previous') });
+
+    expect(run.exitCode).toBe(0);
+    expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+    expect(emulator.revisions(deploymentId)).toHaveLength(3);
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(rollback);
+    const said = `agent is already rolled back to revision ${rollback} (the code of revision ${first}), the code that served before the newest release ${second}`;
+    expect(run.stdout).toContain(said);
+    expect(readable(run.summary)).toContain(said);
+    expect(readable(run.summary)).toContain('no redeploy sent');
+    expect(run.outputs).toMatchObject({
+      'deployment-id': deploymentId,
+      'revision-id': rollback,
+      'revision-status': 'DEPLOYED',
+      'active-revision-id': rollback,
+    });
+    expect(errorLines(run)).toEqual([]);
+    expectCleanRun(run, emulator);
+
+    // And a third run still does nothing: production never flips back to the release.
+    const third = await runAction({ inputs: redeployInputs('previous') });
+    expect(third.exitCode).toBe(0);
+    expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(rollback);
+  });
+
+  it('dry run after the rollback: says there is nothing to send', async () => {
+    const { rollback } = await rolledBackOnce();
+    const before = emulator.requests.length;
+
+    const run = await runAction({ inputs: redeployInputs('previous', { 'dry-run': 'true' }) });
+
+    expect(run.exitCode).toBe(0);
+    expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+    expect(readable(run.summary)).toContain(
+      `Dry run: nothing to send: agent is already rolled back to revision ${rollback}`,
+    );
+    expectCleanRun(run, emulator);
+  });
+
+  it('a rollback still rolling out (the first run was cut short) is followed, not started again', async () => {
+    const { deploymentId, first } = await twiceDeployed(emulator);
+    // The first rollback job's redeploy, whose wait was cancelled: still rolling out.
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 150 });
+    const redeployed = await fetch(
+      `${emulator.url}/v2/deployments/${deploymentId}/revisions/${first}/redeploy`,
+      { method: 'POST', headers: { 'X-Api-Key': API_KEY } },
+    );
+    expect(redeployed.status).toBe(200);
+    const rollingOut = emulator.revisions(deploymentId)[2]?.id ?? '';
+    const before = emulator.requests.length;
+
+    const run = await runAction({ inputs: redeployInputs('previous') });
+
+    expect(run.exitCode).toBe(0);
+    expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+    expect(emulator.revisions(deploymentId)).toHaveLength(3);
+    expect(run.stdout).toContain(`already rolling out as revision ${rollingOut}`);
+    expect(run.outputs).toMatchObject({
+      'revision-id': rollingOut,
+      'revision-status': 'DEPLOYED',
+      'active-revision-id': rollingOut,
+    });
+    expectCleanRun(run, emulator);
+  });
+
+  it('a failed rollback says production did not change, and does not advise another rollback', async () => {
+    const { deploymentId, second } = await twiceDeployed(emulator);
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail', stepMs: 5 });
+
+    const run = await runAction({ inputs: redeployInputs('previous') });
+
+    expect(run.exitCode).toBe(1);
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(second);
+    const error = theError(run);
+    expect(error).toContain('DEPLOY_FAILED');
+    expect(error).toContain(`Production did not change: revision ${second} still serves.`);
+    expect(error).not.toContain('revision-id: previous');
+    expect(run.outputs['active-revision-id']).toBe(second);
+    expect(emulator.revisions(deploymentId)).toHaveLength(3);
     expectCleanRun(run, emulator);
   });
 });

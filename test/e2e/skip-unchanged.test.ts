@@ -58,8 +58,10 @@ describe('skip-unchanged', () => {
     expect(writesIn(emulator.requests)).toEqual([]);
     const revisionId = first.outputs['revision-id'] ?? '';
     const deploymentId = first.outputs['deployment-id'] ?? '';
-    // The lookup, then one read of the active revision: no polling.
+    // The lookup (its page, then the empty page that ends it), then one read of the active
+    // revision: no polling.
     expect(lines(emulator.requests)).toEqual([
+      'GET /v2/deployments',
       'GET /v2/deployments',
       `GET /v2/deployments/${deploymentId}/revisions/${revisionId}`,
     ]);

@@ -7,12 +7,16 @@
  *   POST /_emulator/run-stream-script    {name, ...RunStreamScript}
  *   POST /_emulator/listeners            {id?, compute_id?, k8s_namespaces?} → 201 the Listener
  *   POST /_emulator/authenticate-result  {token?, url?, auth_id?}
+ *   POST /_emulator/page-cap             {pageCap: n | null}: listing pages hold at most n items
+ *   POST /_emulator/deployments          a create body → 201 the Deployment, even when the name
+ *                                        is taken (the public create answers 409): duplicates
  *   GET  /_emulator/requests             → 200 the recorded requests
  *   POST /_emulator/reset
  *
  * Commands answer 204; a malformed command answers 400 {detail}.
  */
 import { z } from 'zod';
+import { type CreateDeploymentRequest, CreateDeploymentRequestSchema } from './api-shapes.ts';
 import type { AdminHandler } from './dispatch.ts';
 import { detail, empty, json, type Reply, type RequestBody } from './http.ts';
 import type {
@@ -23,6 +27,7 @@ import type {
   RevisionScript,
   RunStreamScript,
 } from './types.ts';
+import { checkBody } from './validation.ts';
 
 /** What the admin API can do to an emulator: a subset of the Emulator interface. */
 export interface AdminControls {
@@ -31,6 +36,8 @@ export interface AdminControls {
   scriptRunStream(deploymentName: string, script: RunStreamScript): void;
   addListener(listener: ListenerInput): unknown;
   setAuthenticateResult(result: AuthenticateResult): void;
+  setPageCap(pageCap: number | undefined): void;
+  seedDeployment(request: CreateDeploymentRequest): unknown;
   readonly requests: RecordedRequest[];
   reset(): void;
 }
@@ -78,6 +85,10 @@ const ListenerCommand = z.strictObject({
   k8s_namespaces: z.array(z.string()).nullable().optional(),
 });
 
+const PageCapCommand = z.strictObject({
+  pageCap: z.number().int().positive().nullable(),
+});
+
 const AuthenticateResultCommand = z.strictObject({
   token: z.string().optional(),
   url: z.string().optional(),
@@ -118,6 +129,20 @@ const COMMANDS: Record<string, Command> = {
       controls.setAuthenticateResult(result);
       return empty(204);
     }),
+  'POST page-cap': (controls, body) =>
+    parsed(PageCapCommand, body, ({ pageCap }) => {
+      controls.setPageCap(pageCap ?? undefined);
+      return empty(204);
+    }),
+  'POST deployments': (controls, body) => {
+    // The public create's own body check (api-shapes.ts), without its unique-name rule.
+    const checked = checkBody(CreateDeploymentRequestSchema, { kind: 'json', value: body });
+    if (!checked.ok) {
+      const problems = checked.issues.map((each) => `${each.loc.join('.')}: ${each.msg}`);
+      return detail(400, problems.join('; '));
+    }
+    return json(201, controls.seedDeployment(checked.value));
+  },
   'GET requests': (controls) => json(200, controls.requests),
   'POST reset': (controls) => {
     controls.reset();

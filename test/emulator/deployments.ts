@@ -90,7 +90,7 @@ export function listDeployments(context: EmulatorContext, request: EmulatorReque
     .all()
     .reverse()
     .map((deployment) => viewOf(context, deployment));
-  return json(200, listPage(views, checked.filters));
+  return json(200, listPage(views, checked.filters, context.settings.pageCap));
 }
 
 export function getDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
@@ -177,7 +177,8 @@ export function listRevisions(context: EmulatorContext, request: EmulatorRequest
     return validationError([issue(['query', 'offset'], 'Input should be >= 0', 'value_error')]);
   }
   const newestFirst = [...deployment.revisions].reverse();
-  const page = newestFirst.slice(offset, offset + limit);
+  const size = Math.min(limit, context.settings.pageCap ?? limit);
+  const page = newestFirst.slice(offset, offset + size);
   return json(200, {
     resources: page.map((revision) => revisionView(context.store, revision)),
     offset: offset + page.length,

@@ -13,7 +13,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { adminHandler } from './admin.ts';
-import type { Deployment, Listener, Revision, Secret } from './api-shapes.ts';
+import type {
+  CreateDeploymentRequest,
+  Deployment,
+  Listener,
+  Revision,
+  Secret,
+} from './api-shapes.ts';
 import { AuthenticateState } from './authenticate.ts';
 import { type EmulatorClock, manualClock, realClock } from './clock.ts';
 import type { EmulatorContext } from './context.ts';
@@ -65,6 +71,13 @@ export interface Emulator {
   scriptRunStream(deploymentName: string, script: RunStreamScript): void;
   addListener(listener: ListenerInput): Listener;
   setAuthenticateResult(result: AuthenticateResult): void;
+  /** Caps every listing page at `pageCap` items (undefined: no cap); see EmulatorOptions. */
+  setPageCap(pageCap: number | undefined): void;
+  /**
+   * Creates a deployment without the unique-name rule that POST /v2/deployments enforces (a
+   * server without it, or two creates that raced): how a test gets two deployments of one name.
+   */
+  seedDeployment(request: CreateDeploymentRequest): Deployment;
   /** Moves a manual clock; throws for a real one. */
   advance(ms: number): void;
   /**
@@ -119,6 +132,7 @@ class RunningEmulator implements Emulator {
         listenersAllowed: options.listenersAllowed ?? true,
         deleteSupported: options.deleteSupported ?? true,
         listRevisionsSupported: options.listRevisionsSupported ?? true,
+        pageCap: options.pageCap,
       },
       clock: this.clock,
       store: new DeploymentStore({
@@ -169,6 +183,18 @@ class RunningEmulator implements Emulator {
 
   setAuthenticateResult(result: AuthenticateResult): void {
     this.context.authenticate.set(result);
+  }
+
+  setPageCap(pageCap: number | undefined): void {
+    if (pageCap !== undefined && !(Number.isInteger(pageCap) && pageCap >= 1)) {
+      throw new Error(`a page cap must be a positive integer, got ${pageCap}`);
+    }
+    this.context.settings.pageCap = pageCap;
+  }
+
+  seedDeployment(request: CreateDeploymentRequest): Deployment {
+    const { store, settings } = this.context;
+    return deploymentView(store, store.create(request), settings.tenantId);
   }
 
   advance(ms: number): void {

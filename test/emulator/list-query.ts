@@ -141,15 +141,17 @@ function matches(deployment: Deployment, filters: ListFilters): boolean {
 
 /**
  * One page of the filtered deployments. `offset` in the answer is where the next page starts;
- * at the end it stops growing, so a client is done when a page is shorter than `limit`
- * (an empty page included).
+ * past the end the page is empty and the offset stops growing. With `pageCap` a page holds at
+ * most that many items whatever `limit` asks, so a short page is not the last one.
  */
 export function listPage(
   deployments: Deployment[],
   filters: ListFilters,
+  pageCap?: number,
 ): { resources: Deployment[]; offset: number } {
+  const size = Math.min(filters.limit, pageCap ?? filters.limit);
   const resources = deployments
     .filter((deployment) => matches(deployment, filters))
-    .slice(filters.offset, filters.offset + filters.limit);
+    .slice(filters.offset, filters.offset + size);
   return { resources, offset: filters.offset + resources.length };
 }

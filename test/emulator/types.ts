@@ -22,6 +22,11 @@ export interface EmulatorOptions {
    * endpoint table does not have it; the production service does. false: the route is absent.
    */
   listRevisionsSupported?: boolean;
+  /**
+   * The most items one page of a listing (deployments, revisions) holds, whatever `limit` asks:
+   * a server whose own maximum is below the client's page size. Default: none (`limit` rules).
+   */
+  pageCap?: number;
   /** How long each non-terminal revision status lasts, in emulator ms. Default 1000. */
   stepMs?: number;
   /** 'real' follows Date.now(); 'manual' moves only with advance(ms). Default 'real'. */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlPlaneClient, type ControlPlaneClientOptions } from '../../src/api/client.ts';
-import { ApiError, RunStreamError } from '../../src/api/errors.ts';
+import { ApiError, DuplicateNameError, RunStreamError } from '../../src/api/errors.ts';
 import { runStream } from '../../src/api/run-stream.ts';
 import type { CreateDeploymentRequest, RunStreamChunk } from '../../src/api/schemas.ts';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
@@ -163,7 +163,8 @@ describe('each endpoint', () => {
     for await (const deployment of api.listAllDeployments({ limit: 2 }))
       names.push(deployment.name);
     expect(names.sort()).toEqual(['a-1', 'a-2', 'a-3', 'a-4', 'a-5']);
-    expect(emu.requests.map((request) => request.query.offset)).toEqual(['0', '2', '4']);
+    // A short page is not the end: only the empty page after it is.
+    expect(emu.requests.map((request) => request.query.offset)).toEqual(['0', '2', '4', '5']);
   });
 
   it('finds a deployment by its exact name among substring matches', async () => {
@@ -174,6 +175,30 @@ describe('each endpoint', () => {
     expect((await api.findByName('agent'))?.name).toBe('agent');
     expect(await api.findByName('age')).toBeUndefined();
     expect(emu.requests.at(-1)?.query.name_contains).toBe('age');
+  });
+
+  it('findByName refuses two deployments of one name, naming both', async () => {
+    const api = client();
+    const first = await api.createDeployment(hostedRepo('agent'));
+    const second = emu.seedDeployment(hostedRepo('agent'));
+    const error = await api.findByName('agent').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DuplicateNameError);
+    expect((error as DuplicateNameError).deploymentIds).toEqual([second.id, first.id]);
+    expect((error as Error).message).toContain(first.id);
+    expect((await api.findAllByName('agent')).map((each) => each.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
+  });
+
+  it('reads every page when the server caps pages below the limit', async () => {
+    const api = client();
+    const agent = await api.createDeployment(hostedRepo('agent'));
+    for (let i = 0; i < 5; i++) await api.createDeployment(hostedRepo(`agent-${i}`));
+    emu.setPageCap(2);
+    emu.requests.length = 0;
+    expect((await api.findByName('agent'))?.id).toBe(agent.id);
+    expect(emu.requests.map((request) => request.query.offset)).toEqual(['0', '2', '4', '6']);
   });
 });
 
@@ -355,7 +380,12 @@ describe('creating a deployment never makes two', () => {
     expect(result.id).toBe(emu.deployments()[0]?.id);
     expect(result.name).toBe('dropped');
     expect(emu.deployments()).toHaveLength(1);
-    expect(traffic()).toEqual(['POST /v2/deployments 0', 'GET /v2/deployments 200']);
+    // The lookup reads until an empty page: a short page may not be the last one.
+    expect(traffic()).toEqual([
+      'POST /v2/deployments 0',
+      'GET /v2/deployments 200',
+      'GET /v2/deployments 200',
+    ]);
     expect(emu.requests[1]?.query.name_contains).toBe('dropped');
   });
 

@@ -362,7 +362,27 @@ describe('pagination', () => {
     expect(server.requests.map((request) => request.url)).toEqual([
       '/v2/deployments?limit=100&offset=0&name_contains=agent',
       '/v2/deployments?limit=100&offset=100&name_contains=agent',
+      '/v2/deployments?limit=100&offset=151&name_contains=agent',
     ]);
+  });
+});
+
+describe('findAllByName', () => {
+  it('counts a deployment listed on two pages once (the listing shifted between reads)', async () => {
+    // A deployment created between the two reads pushes `agent` from page 1 onto page 2.
+    const pages = [
+      [deployment('agent'), deployment('agent-1')],
+      [deployment('agent'), deployment('agent-2')],
+      [],
+    ];
+    const server = await serve((request, response) => {
+      const offset = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
+      const resources = pages[offset / 2] ?? [];
+      reply(response, 200, { resources, offset: offset + resources.length });
+    });
+    const found = await client(server.url).findAllByName('agent');
+    expect(found.map((each) => each.id)).toEqual(['id-agent']);
+    expect(server.requests).toHaveLength(3);
   });
 });
 
@@ -382,6 +402,7 @@ describe('listRevisions (not in the spec)', () => {
     expect(server.requests.map((request) => request.url)).toEqual([
       '/v2/deployments/d%2F1/revisions?limit=100&offset=0',
       '/v2/deployments/d%2F1/revisions?limit=100&offset=100',
+      '/v2/deployments/d%2F1/revisions?limit=100&offset=150',
     ]);
   });
 
@@ -408,14 +429,17 @@ describe('creating a deployment after a lost answer', () => {
         stored.push(deployment('slow-one'));
         return; // never answers: the client's deadline fires
       }
-      reply(response, 200, { resources: stored, offset: stored.length });
+      const offset = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
+      const resources = stored.slice(offset);
+      reply(response, 200, { resources, offset: offset + resources.length });
     });
     const result = await client(server.url, { timeoutMs: 100 }).createDeployment(
       createBody('slow-one'),
     );
     // The POST never answered: the deployment returned is the one the lookup found.
     expect(result).toEqual(deployment('slow-one'));
-    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'GET']);
+    // The lookup reads pages until an empty one.
+    expect(server.requests.map((request) => request.method)).toEqual(['POST', 'GET', 'GET']);
   });
 
   it('a 409 on the repeat means the first attempt created it', async () => {
@@ -431,8 +455,9 @@ describe('creating a deployment after a lost answer', () => {
       }
       lookups += 1;
       // The first lookup ran before the new deployment showed up in the listing.
-      const resources = lookups === 1 ? [] : [deployment('late')];
-      reply(response, 200, { resources, offset: resources.length });
+      const offset = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
+      const resources = lookups === 1 ? [] : [deployment('late')].slice(offset);
+      reply(response, 200, { resources, offset: offset + resources.length });
     });
     const result = await client(server.url).createDeployment(createBody('late'));
     // Both POSTs failed (503, 409): the deployment returned is the one the lookup found.
@@ -441,6 +466,7 @@ describe('creating a deployment after a lost answer', () => {
       'POST',
       'GET',
       'POST',
+      'GET',
       'GET',
     ]);
   });

@@ -1154,6 +1154,43 @@ describe('admin API', () => {
     expect(emulator.requests).toEqual([]);
   });
 
+  it('caps listing pages below the limit asked, and lifts the cap', async () => {
+    for (const name of ['a-1', 'a-2', 'a-3']) await create(name);
+    await create('agent');
+    const deploymentId = String((await create('agent-2')).id);
+    for (const ref of ['v2', 'v3']) {
+      await call('PATCH', `/v2/deployments/${deploymentId}`, {
+        body: { source_revision_config: { repo_ref: ref } },
+      });
+    }
+    expect((await admin('POST', 'page-cap', { pageCap: 2 })).status).toBe(204);
+    const page = await call('GET', '/v2/deployments?limit=100&offset=0');
+    expect((page.body.resources as unknown[]).length).toBe(2);
+    expect(page.body.offset).toBe(2);
+    const revisions = await call('GET', `/v2/deployments/${deploymentId}/revisions?limit=100`);
+    expect((revisions.body.resources as unknown[]).length).toBe(2);
+    expect(revisions.body.offset).toBe(2);
+    expect((await admin('POST', 'page-cap', { pageCap: null })).status).toBe(204);
+    const whole = await call('GET', '/v2/deployments?limit=100&offset=0');
+    expect((whole.body.resources as unknown[]).length).toBe(5);
+    expect((await admin('POST', 'page-cap', { pageCap: 0 })).status).toBe(400);
+  });
+
+  it('seeds a deployment whose name is taken, which the public create refuses with 409', async () => {
+    const first = await create('agent');
+    const seeded = await admin('POST', 'deployments', hostedBody('agent'));
+    expect(seeded.status).toBe(201);
+    expect(seeded.body).toMatchObject({ name: 'agent', status: 'READY' });
+    expect(seeded.body.id).not.toBe(first.id);
+    expect((await call('POST', '/v2/deployments', { body: hostedBody('agent') })).status).toBe(409);
+    const listed = await call('GET', '/v2/deployments?name_contains=agent');
+    expect((listed.body.resources as Json[]).map((each) => each.id)).toEqual([
+      seeded.body.id,
+      first.id,
+    ]);
+    expect((await admin('POST', 'deployments', { name: 'x' })).status).toBe(400);
+  });
+
   it('answers 400 for a malformed command and 404 for an unknown one', async () => {
     expect((await admin('POST', 'faults', { kind: 'explode' })).status).toBe(400);
     expect((await admin('POST', 'nothing')).status).toBe(404);

@@ -83,6 +83,11 @@ export interface Scenario {
 
 const BUDGET = RETRY_POLICY.maxRetries;
 const ATTEMPTS = BUDGET + 1;
+/**
+ * Requests of a lookup by name that finds the deployment: its page, then the empty page that
+ * ends the walk (a short page is not the last one: a server may cap its pages below `limit`).
+ */
+const FOUND = 2;
 /** Short enough to test, long enough that only an injected 'slow' fault ever reaches it. */
 const SLOW_TEST_TIMEOUT = '3s';
 
@@ -117,7 +122,7 @@ export const SCENARIOS: readonly Scenario[] = [
     faults: [{ endpoint: 'patch', kind: 'status', status: 504, times: BUDGET }],
     expected: {
       outcome: 'deployed',
-      requests: { list: 1, patch: ATTEMPTS, revision: 1, read: 1 },
+      requests: { list: FOUND, patch: ATTEMPTS, revision: 1, read: 1 },
       deployments: 1,
     },
   },
@@ -205,7 +210,8 @@ export const SCENARIOS: readonly Scenario[] = [
     faults: [{ endpoint: 'create', kind: 'commit-then-drop', times: 1 }],
     expected: {
       outcome: 'deployed',
-      requests: { list: 2, create: 1, revision: 1, read: 1 },
+      // The first lookup finds nothing (one empty page); the second finds it (two pages).
+      requests: { list: 1 + FOUND, create: 1, revision: 1, read: 1 },
       calls: { list: 2 },
       deployments: 1,
     },
@@ -217,7 +223,7 @@ export const SCENARIOS: readonly Scenario[] = [
     faults: [{ endpoint: 'patch', kind: 'commit-then-drop', times: 1 }],
     expected: {
       outcome: 'deployed',
-      requests: { list: 1, patch: 2, revision: 1, read: 1 },
+      requests: { list: FOUND, patch: 2, revision: 1, read: 1 },
       deployments: 1,
     },
   },
@@ -289,7 +295,7 @@ export const SCENARIOS: readonly Scenario[] = [
       // How a dropped connection surfaces depends on how the socket closed (FIN or RST).
       last: ['UND_ERR_SOCKET', 'ECONNRESET'],
       says: `after ${ATTEMPTS} attempts`,
-      requests: { list: 1, patch: ATTEMPTS, revision: 0 },
+      requests: { list: FOUND, patch: ATTEMPTS, revision: 0 },
       deployments: 1,
     },
   },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listQueryParams } from '../../src/api/list-query.ts';
-import { type Page, paginate } from '../../src/api/pagination.ts';
+import { nextPage, type Page, paginate } from '../../src/api/pagination.ts';
 import { CLIENT_VERSION } from '../../src/api/version.ts';
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
@@ -30,12 +30,29 @@ function listing(
 const stuck = (sent: number, returned: number) => new Error(`stuck ${sent} -> ${returned}`);
 
 describe('paginate', () => {
-  it('follows the returned offsets and stops on a short page', async () => {
+  // Changed with issue 11: a short page used to end the walk; a server that caps its pages
+  // below `limit` then hid the rest of the listing. Only the empty page after it ends it now.
+  it('follows the returned offsets past a short page, up to the empty page', async () => {
     const { asked, fetchPage } = listing(5, 2);
     expect(await collect(paginate({ fetchPage, startOffset: 0, pageSize: 2, stuck }))).toEqual([
       0, 1, 2, 3, 4,
     ]);
-    expect(asked).toEqual([0, 2, 4]);
+    expect(asked).toEqual([0, 2, 4, 5]);
+  });
+
+  it('reads every page of a server that caps pages below the limit asked', async () => {
+    // limit 100 asked, 50 served per page: 120 items over three pages, then the empty one.
+    const { asked, fetchPage } = listing(120, 50);
+    const items = await collect(paginate({ fetchPage, startOffset: 0, pageSize: 100, stuck }));
+    expect(items).toHaveLength(120);
+    expect(asked).toEqual([0, 50, 100, 120]);
+  });
+
+  it('ends quietly when a short page points at its own offset again', async () => {
+    const { asked, fetchPage } = listing(3, 2, (offset) => offset);
+    const items = await collect(paginate({ fetchPage, startOffset: 0, pageSize: 5, stuck }));
+    expect(items).toEqual([0, 1]);
+    expect(asked).toEqual([0]);
   });
 
   it('stops on an empty page when the total is a multiple of the page size', async () => {
@@ -53,7 +70,7 @@ describe('paginate', () => {
       offset: null,
     });
     await collect(paginate({ fetchPage: withoutOffset, startOffset: 0, pageSize: 2, stuck }));
-    expect(asked).toEqual([0, 2]);
+    expect(asked).toEqual([0, 2, 3]);
   });
 
   it('throws when the server returns the same offset again', async () => {
@@ -69,6 +86,36 @@ describe('paginate', () => {
     await expect(
       collect(paginate({ fetchPage, startOffset: 0, pageSize: 2, stuck, maxPages: 3 })),
     ).rejects.toThrow('stuck 4 -> 6');
+  });
+});
+
+describe('nextPage', () => {
+  const page = (
+    items: number,
+    offset: number | null | undefined,
+    last?: boolean,
+  ): Page<number> => ({
+    items: Array.from({ length: items }, (_, i) => i),
+    offset,
+    ...(last === undefined ? {} : { last }),
+  });
+
+  it.each([
+    ['an empty page', 0, 0, 10, { kind: 'end' }],
+    ['an empty page with a forward offset', 10, 0, 20, { kind: 'end' }],
+    ['a short page', 0, 3, 3, { kind: 'next', offset: 3 }],
+    ['a full page', 0, 10, 10, { kind: 'next', offset: 10 }],
+    ['a full page without an offset', 0, 10, null, { kind: 'next', offset: 10 }],
+    ['a short page without an offset', 20, 3, undefined, { kind: 'next', offset: 23 }],
+    ['a short page pointing back', 20, 3, 20, { kind: 'end' }],
+    ['a full page pointing back', 20, 10, 20, { kind: 'stuck', offset: 20 }],
+    ['a full page pointing before it', 20, 10, 5, { kind: 'stuck', offset: 5 }],
+  ] as const)('%s', (_, sent, items, offset, verdict) => {
+    expect(nextPage(sent, page(items, offset), 10)).toEqual(verdict);
+  });
+
+  it('ends on a page the server marked as the whole listing', () => {
+    expect(nextPage(0, page(10, undefined, true), 10)).toEqual({ kind: 'end' });
   });
 });
 
