@@ -1,10 +1,13 @@
 /**
  * `npm run reliability`: the fault matrix (test/reliability/scenarios.ts) run against the
- * committed bundle, dist/index.js, printed as a table. It does not build: it judges what ships.
- * Exits 1 when any scenario fails.
+ * committed bundle, dist/index.js, printed as a table, then the load row (test/reliability/load.ts:
+ * 50 processes at once against a rate-limited emulator). It does not build: it judges what ships.
+ * Exits 1 when any scenario or the load row fails.
  *
  * DEPLOY_ACTION_ENTRY=path/to/index.js runs another bundle instead.
  */
+import { FULL_LOAD, runLoad } from '../test/reliability/load.ts';
+import { renderLoadTable } from '../test/reliability/load-table.ts';
 import { renderProblems, renderTable } from '../test/reliability/report-table.ts';
 import { runScenario, type ScenarioResult } from '../test/reliability/run-scenario.ts';
 import { RETRY_POLICY, SCENARIOS, type Scenario } from '../test/reliability/scenarios.ts';
@@ -42,4 +45,14 @@ console.log('');
 const problems = renderProblems(results);
 if (problems !== '') console.log(`${problems}\n`);
 console.log(`${passed}/${results.length} scenarios passed in ${seconds}s.`);
-process.exitCode = passed === results.length ? 0 : 1;
+
+console.log('');
+console.log(
+  `Load: ${FULL_LOAD.processes} action processes at once, one preview name each, against one emulator with a token-bucket rate limit (429 with Retry-After beyond it); poll-interval ${FULL_LOAD.pollInterval}, each revision status ${FULL_LOAD.stepMs} ms. "ideal" = the requests of one run alone, times the processes; "requests" counts every request the emulator saw, the 429s in brackets.`,
+);
+console.log('');
+const load = await runLoad({ ...FULL_LOAD, entry });
+console.log(renderLoadTable(load));
+if (load.problems.length > 0) console.log(`\n${load.problems.map((p) => `  - ${p}`).join('\n')}`);
+
+process.exitCode = passed === results.length && load.problems.length === 0 ? 0 : 1;

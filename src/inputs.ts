@@ -20,6 +20,7 @@ import {
   checkHeaderValue,
   InputError,
   InputErrorCollector,
+  isLoopbackUrl,
   parseApiUrl,
   parseBoolean,
   parseChoice,
@@ -127,6 +128,29 @@ export interface Settings {
   dryRun: boolean;
 }
 
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/**
+ * The range of every duration input, in ms. Each stays far below setTimeout's 2^31 ms limit, and
+ * each has a reason:
+ * - request-timeout: one request longer than 10 minutes is a hung connection, not a slow answer.
+ * - wait-timeout: a GitHub-hosted job ends after 6 hours anyway.
+ * - poll-interval: from 1s, because faster reads only load the control plane (a rollout takes
+ *   minutes) and eat its rate limit; up to 10m, so that a status change is still noticed. A
+ *   control plane on this machine (a local emulator or test server) may be read from every 5ms (the memory bench polls that fast).
+ * - smoke-test-timeout: one run of the assistant, not a workload.
+ */
+export const DURATION_BOUNDS = {
+  'request-timeout': { min: 100, max: 10 * MINUTE },
+  'wait-timeout': { min: 100, max: 6 * HOUR },
+  'poll-interval': { min: SECOND, max: 10 * MINUTE },
+  'smoke-test-timeout': { min: SECOND, max: 30 * MINUTE },
+} as const;
+/** poll-interval's floor when api-url is a loopback address. */
+export const LOOPBACK_MIN_POLL_INTERVAL_MS = 5;
+
 /** Returns the raw (untrimmed) value of an input, '' when it is not set. */
 export type InputReader = (name: string) => string;
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -149,8 +173,11 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   };
   const flag = (name: string, fallback: boolean): boolean =>
     parsed(name, (v) => parseBoolean(name, v)) ?? fallback;
-  const duration = (name: string, fallback: string): number =>
-    collector.attempt(() => parseDuration(name, text(name) ?? fallback)) ?? 0;
+  const duration = (
+    name: keyof typeof DURATION_BOUNDS,
+    fallback: string,
+    bounds: { min: number; max: number } = DURATION_BOUNDS[name],
+  ): number => collector.attempt(() => parseDuration(name, text(name) ?? fallback, bounds)) ?? 0;
 
   const command = parsed('command', (v) => parseChoice('command', v, COMMANDS)) ?? 'deploy';
 
@@ -168,9 +195,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   if (tenantId !== undefined) {
     collector.attempt(() => checkHeaderValue('tenant-id', tenantId, 'the workspace id'));
   }
-  const requestTimeoutMs = collector.attempt(() =>
-    parseDuration('request-timeout', text('request-timeout') ?? '30s', { min: 100 }),
-  );
+  const requestTimeoutMs = duration('request-timeout', '30s');
   const maxRetries = collector.attempt(() =>
     parseInteger('max-retries', text('max-retries') ?? '4', { min: 0, max: 10 }),
   );
@@ -229,7 +254,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
 
   const authenticate = readAuthenticate(text, flag);
   const requireToken = flag('require-token', false);
-  const smokeTest = readSmokeTest(text, collector);
+  const smokeTest = readSmokeTest(text, duration);
   const checkout = readCheckout(text('working-directory'), env);
   const prune = command === 'prune' ? readPrune(text, collector) : undefined;
   const skipUnchanged = flag('skip-unchanged', true);
@@ -245,7 +270,11 @@ export function readSettings(read: InputReader, env: Environment): Settings {
 
   const wait = flag('wait', true);
   const waitTimeoutMs = duration('wait-timeout', '30m');
-  const pollIntervalMs = duration('poll-interval', '10s');
+  const pollBounds =
+    apiUrl !== undefined && isLoopbackUrl(apiUrl)
+      ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
+      : DURATION_BOUNDS['poll-interval'];
+  const pollIntervalMs = duration('poll-interval', '10s', pollBounds);
   const dryRun = flag('dry-run', false);
   if (rollbackOnFailure && command === 'deploy') {
     // The rollback follows a failed smoke test: without one it could never happen.
@@ -276,7 +305,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
       url: apiUrl,
       key: apiKey,
       ...(tenantId === undefined ? {} : { tenantId }),
-      requestTimeoutMs: requestTimeoutMs ?? 30_000,
+      requestTimeoutMs,
       maxRetries: maxRetries ?? 4,
       allowInsecureHttp,
     },
@@ -401,12 +430,14 @@ function readAuthenticate(text: Text, flag: Flag): AuthenticateRequest {
   return request;
 }
 
-function readSmokeTest(text: Text, collector: InputErrorCollector): SmokeTestSettings | undefined {
+/** A bad smoke-test-timeout is reported (and fails the run) even without smoke-test-assistant. */
+function readSmokeTest(
+  text: Text,
+  duration: (name: 'smoke-test-timeout', fallback: string) => number,
+): SmokeTestSettings | undefined {
   const assistantId = text('smoke-test-assistant');
-  const timeoutMs = collector.attempt(() =>
-    parseDuration('smoke-test-timeout', text('smoke-test-timeout') ?? '2m'),
-  );
-  if (assistantId === undefined || timeoutMs === undefined) return undefined;
+  const timeoutMs = duration('smoke-test-timeout', '2m');
+  if (assistantId === undefined) return undefined;
   return {
     assistantId,
     message: text('smoke-test-message') ?? 'ping',

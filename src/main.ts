@@ -18,6 +18,7 @@ import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
 import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './parse/index.ts';
+import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
 import type { GitHubReporting } from './report/github.ts';
 import type { GitHubContext } from './report/github-context.ts';
 import { forkWithoutSecrets, loadGitHubContext } from './report/github-context.ts';
@@ -110,14 +111,6 @@ export async function run(): Promise<void> {
     startedAt,
     endedAt: startedAt,
   };
-  const cancellation = new AbortController();
-  const cancel = (): void => {
-    core.info('Cancellation received: stopping the wait (the rollout goes on on the server).');
-    cancellation.abort();
-  };
-  process.once('SIGINT', cancel);
-  process.once('SIGTERM', cancel);
-
   const client = new ControlPlaneClient({
     baseUrl: settings.api.url,
     apiKey: settings.api.key,
@@ -129,6 +122,23 @@ export async function run(): Promise<void> {
     // The client's debug lines show paths, which hold server-chosen ids.
     debug: (line) => core.debug(logSafe(line)),
   });
+  // On a cancellation, what was in flight is told at once (the answer will be lost), then every
+  // request and the wait are aborted, so the step ends within moments.
+  const cancellation = new AbortController();
+  let cancelledAt: CancellationStory | undefined;
+  const cancel = (signal: NodeJS.Signals): void => {
+    cancelledAt = describeCancellation({
+      report,
+      writes: client.writesInFlight(),
+      writesSent: client.writesSent,
+      waits: settings.wait,
+    });
+    core.info(logSafe(`Cancellation received (${signal}): ${cancelledAt.notice}.`));
+    cancellation.abort(new Error(`the job was cancelled (${signal})`));
+  };
+  process.once('SIGINT', cancel);
+  process.once('SIGTERM', cancel);
+
   if (github.runUrl) report.runUrl = github.runUrl;
   const reporting = needsGitHubReporting(settings.github, github, settings.command)
     ? await startGitHubReporting(settings, github)
@@ -148,9 +158,16 @@ export async function run(): Promise<void> {
       github,
     });
   } catch (error) {
-    report.outcome = cancellation.signal.aborted ? 'cancelled' : 'failure';
-    report.reason = messageOf(error);
+    if (cancelledAt) {
+      report.outcome = 'cancelled';
+      report.reason = cancelledAt.reason;
+      report.nextStep = cancelledAt.nextStep;
+    } else {
+      report.outcome = 'failure';
+      report.reason = messageOf(error);
+    }
     if (
+      !cancelledAt &&
       !(error instanceof InputError || error instanceof InputErrors || error instanceof ApiError)
     ) {
       // An unexpected error is a bug of ours: its stack helps a maintainer, with step debug on.

@@ -13,7 +13,9 @@
  *   Example: a 15-minute rollout polled every 10 s from t=0 is seen DEPLOYED by read 91 (t=900 s).
  * - Cancelling the signal ends the wait at once, in the middle of a sleep or of a read (the
  *   read's own signal is aborted too, and the wait does not wait for the read to notice).
- * - Reads are not cut at the deadline: each one is bounded by the API client's request timeout.
+ * - wait-timeout is a bound on the whole wait: a read still in flight (or sleeping before one of
+ *   its retries) `overrunMs` after the deadline is stopped through its signal, and the wait ends
+ *   as a timeout. Reads are told the deadline too, so that they schedule no retry after it.
  * - Memory stays flat: only the last revision read and the timeline (one entry per status
  *   change) are kept.
  */
@@ -62,9 +64,24 @@ export function classifyRevisionStatus(status: string): RevisionStatusClass {
 // Options and outcomes
 // ---------------------------------------------------------------------------------------------
 
+/** Default of WaitForRevisionOptions.overrunMs. */
+export const DEFAULT_WAIT_OVERRUN_MS = 5_000;
+
+/** The reason a read's signal aborts with when the wait's time is up. */
+export class WaitDeadlineReached extends Error {
+  constructor() {
+    super('the wait-timeout passed while the read was in flight');
+    this.name = 'WaitDeadlineReached';
+  }
+}
+
 export interface WaitForRevisionOptions {
-  /** One read of the revision. Must honour `signal`; the wait stops waiting for it either way. */
-  readRevision(signal: AbortSignal): Promise<Revision>;
+  /**
+   * One read of the revision. Must honour `signal` (aborted on cancellation, and when the wait's
+   * time is up); the wait stops waiting for it either way. `retryDeadline` (on `clock`): a retry
+   * that would start after it is pointless, since the wait will have ended.
+   */
+  readRevision(signal: AbortSignal, retryDeadline: number): Promise<Revision>;
   clock: Clock;
   /** Time between the starts of two reads; > 0. */
   pollIntervalMs: number;
@@ -84,6 +101,11 @@ export interface WaitForRevisionOptions {
   isTransientError?(error: unknown): boolean;
   /** A revision the caller just received: its status counts as the first observation. */
   initialRevision?: Revision;
+  /**
+   * How long after the deadline a read may still run (the final read at the deadline, or one
+   * in flight there) before it is stopped. Default DEFAULT_WAIT_OVERRUN_MS.
+   */
+  overrunMs?: number;
 }
 
 interface WaitOutcomeBase {
@@ -121,6 +143,8 @@ export interface WaitTimedOut extends WaitOutcomeBase {
   lastStatus?: string;
   /** The error of the last read, when that read failed (transiently): "the last read failed". */
   lastError?: unknown;
+  /** The last read was still in flight when the time was up, and was stopped. */
+  readStopped?: boolean;
 }
 
 export interface WaitCancelled extends WaitOutcomeBase {
@@ -163,10 +187,11 @@ type OutcomeWithoutBase = WaitOutcome extends infer O
 export async function waitForRevision(options: WaitForRevisionOptions): Promise<WaitOutcome> {
   assertValidTiming(options);
   const { clock, signal, pollIntervalMs } = options;
-  const readSignal = signal ?? new AbortController().signal;
   const isTransient = options.isTransientError ?? (() => false);
   const startedAt = clock.now();
   const deadline = startedAt + options.timeoutMs;
+  const timeUp = new TimeUp(clock, deadline + (options.overrunMs ?? DEFAULT_WAIT_OVERRUN_MS));
+  const readSignal = signal ? AbortSignal.any([signal, timeUp.signal]) : timeUp.signal;
   const timeline = new TimelineRecorder(options.onStatusChange);
   let revision = options.initialRevision;
   let reads = 0;
@@ -174,6 +199,7 @@ export async function waitForRevision(options: WaitForRevisionOptions): Promise<
   let lastError: { error: unknown } | undefined;
 
   const end = (outcome: OutcomeWithoutBase): WaitOutcome => {
+    timeUp.disarm();
     const endedAt = clock.now();
     const base = { timeline: timeline.finish(endedAt), elapsedMs: endedAt - startedAt };
     return { ...outcome, ...base, reads, failedReads };
@@ -195,8 +221,13 @@ export async function waitForRevision(options: WaitForRevisionOptions): Promise<
 
     const readStartedAt = clock.now();
     reads += 1;
-    const result = await attemptRead(options.readRevision, readSignal);
+    const result = await attemptRead(options.readRevision, readSignal, deadline);
     if (signal?.aborted) return cancelled();
+    if (!result.ok && timeUp.signal.aborted) {
+      // Stopped by the bound, not failed: the last error, if any, is no longer the story.
+      failedReads += 1;
+      return end({ kind: 'timeout', revision, lastStatus: revision?.status, readStopped: true });
+    }
     if (result.ok) {
       lastError = undefined;
       revision = result.revision;
@@ -273,10 +304,14 @@ type ReadResult = { ok: true; revision: Revision } | { ok: false; error: unknown
 async function attemptRead(
   readRevision: WaitForRevisionOptions['readRevision'],
   signal: AbortSignal,
+  retryDeadline: number,
 ): Promise<ReadResult> {
   try {
     // The async wrapper turns a synchronous throw into a failed read.
-    const revision = await untilAborted((async () => readRevision(signal))(), signal);
+    const revision = await untilAborted(
+      (async () => readRevision(signal, retryDeadline))(),
+      signal,
+    );
     return { ok: true, revision };
   } catch (error) {
     return { ok: false, error };
@@ -307,6 +342,30 @@ function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * A signal that aborts (with WaitDeadlineReached) when `clock` reaches `at`: one timer on the
+ * injected clock, cleared by disarm() when what it bounds has ended.
+ */
+export class TimeUp {
+  readonly #controller = new AbortController();
+  readonly #timer = new AbortController();
+
+  constructor(clock: Clock, at: number) {
+    clock.sleep(at - clock.now(), this.#timer.signal).then(
+      () => this.#controller.abort(new WaitDeadlineReached()),
+      () => {}, // disarmed
+    );
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  disarm(): void {
+    this.#timer.abort();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

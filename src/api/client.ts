@@ -11,7 +11,12 @@
 import { createDeploymentOnce } from './create-deployment.ts';
 import { type ApiError, DuplicateNameError } from './errors.ts';
 import { invalidResponseError } from './failures.ts';
-import { HttpClient, type HttpClientOptions, type HttpRequest } from './http.ts';
+import {
+  HttpClient,
+  type HttpClientOptions,
+  type HttpRequest,
+  type WriteInFlight,
+} from './http.ts';
 import { listQueryParams } from './list-query.ts';
 import { paginate } from './pagination.ts';
 import { checkRequest } from './request-check.ts';
@@ -37,10 +42,14 @@ import {
   RevisionSchema,
 } from './schemas.ts';
 
+export type { WriteInFlight } from './http.ts';
+
 export type ControlPlaneClientOptions = HttpClientOptions;
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** No retry is scheduled to start after this time (ms since the epoch); see HttpRequest. */
+  retryDeadline?: number;
 }
 
 /**
@@ -65,6 +74,16 @@ export class ControlPlaneClient {
 
   constructor(options: ControlPlaneClientOptions) {
     this.#http = new HttpClient(options);
+  }
+
+  /** How many writes this client has sent, answered or not. */
+  get writesSent(): number {
+    return this.#http.writesSent;
+  }
+
+  /** The writes sent and not yet answered (see HttpClient.writesInFlight). */
+  writesInFlight(): WriteInFlight[] {
+    return this.#http.writesInFlight();
   }
 
   /** Closes idle connections. The client must not be used afterwards. */
@@ -196,6 +215,7 @@ export class ControlPlaneClient {
         path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
         subject: { kind: 'deployment', id: deploymentId },
         signal: options.signal,
+        retryDeadline: options.retryDeadline,
       },
       DeploymentSchema,
     );
@@ -253,6 +273,7 @@ export class ControlPlaneClient {
         path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions/${segment(revisionId)}`,
         subject: { kind: 'revision', deploymentId, revisionId },
         signal: options.signal,
+        retryDeadline: options.retryDeadline,
       },
       RevisionSchema,
     );

@@ -88,6 +88,11 @@ export interface HttpRequest {
   /** Secret values this request carries, redacted like the API key. */
   secrets?: readonly string[];
   signal?: AbortSignal | undefined;
+  /**
+   * When the caller stops waiting (ms since the epoch, on `now`): a retry that would start
+   * later is not scheduled, and the failure is thrown at once. `signal` stops what is in flight.
+   */
+  retryDeadline?: number | undefined;
   /** Error statuses handed back to the caller instead of thrown. */
   acceptStatuses?: readonly number[];
   /**
@@ -95,6 +100,13 @@ export interface HttpRequest {
    * count towards the retry budget and the attempts reported in errors.
    */
   previousAttempts?: number;
+}
+
+/** A write sent and not yet answered: what a cancellation at this moment may leave half-done. */
+export interface WriteInFlight {
+  method: HttpMethod;
+  path: string;
+  subject?: Subject | undefined;
 }
 
 export interface HttpAnswer {
@@ -151,6 +163,8 @@ export class HttpClient {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #maxAnswerBytes: number;
+  readonly #writesInFlight = new Set<WriteInFlight>();
+  #writesSent = 0;
 
   constructor(options: HttpClientOptions) {
     const base = new URL(options.baseUrl);
@@ -220,6 +234,16 @@ export class HttpClient {
     signal?.throwIfAborted();
   }
 
+  /** How many writes (anything but GET) this client has sent, answered or not. */
+  get writesSent(): number {
+    return this.#writesSent;
+  }
+
+  /** The writes (anything but GET) sent and not yet answered, oldest first. */
+  writesInFlight(): WriteInFlight[] {
+    return [...this.#writesInFlight].map((write) => ({ ...write }));
+  }
+
   /**
    * Sends a request, retrying per the policy, and returns a success answer or one of the
    * accepted statuses. Anything else is thrown as an ApiError; an abort of `req.signal` is
@@ -230,6 +254,18 @@ export class HttpClient {
    * connection was never made, or a 429 turned it away.
    */
   async send(req: HttpRequest): Promise<HttpAnswer> {
+    if (req.method === 'GET') return this.#send(req);
+    const write: WriteInFlight = { method: req.method, path: req.path, subject: req.subject };
+    this.#writesInFlight.add(write);
+    this.#writesSent += 1;
+    try {
+      return await this.#send(req);
+    } finally {
+      this.#writesInFlight.delete(write);
+    }
+  }
+
+  async #send(req: HttpRequest): Promise<HttpAnswer> {
     const ctx = this.contextFor(req);
     const idempotent = IDEMPOTENT_METHODS.has(req.method);
     for (let attempt = (req.previousAttempts ?? 0) + 1; ; attempt++) {
@@ -248,18 +284,21 @@ export class HttpClient {
         idempotent ||
         (outcome.type === 'no-answer' ? outcome.failure.unprocessed : outcome.status === 429);
       const result = error.code ?? String(error.status);
+      const retries = error.retryable && safeToRepeat && attempt <= this.policy.maxRetries;
+      const wait = retries ? this.retryDelay(attempt - 1, error.retryAfterMs) : 0;
       const stop = !error.retryable
         ? ''
         : !safeToRepeat
           ? `; not repeated: ${req.method} is not idempotent`
           : attempt > this.policy.maxRetries
             ? `; giving up after ${attempt} attempts`
-            : undefined;
+            : req.retryDeadline !== undefined && this.#now() + wait > req.retryDeadline
+              ? `; not retried: a retry in ${wait} ms would start after the caller's deadline`
+              : undefined;
       if (stop !== undefined) {
         this.log(`${shown} → ${result} in ${took}${stop}`, ctx.redact);
         throw error;
       }
-      const wait = this.retryDelay(attempt - 1, error.retryAfterMs);
       this.log(
         `${shown} → ${result} in ${took}; retry ${attempt}/${this.policy.maxRetries} in ${wait} ms`,
         ctx.redact,

@@ -88,13 +88,19 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Math.max(0, at - nowMs);
 }
 
-/** The wait before retry number `retryIndex + 1`: the server's Retry-After (capped) wins. */
+/**
+ * The wait before retry number `retryIndex + 1`. With a Retry-After: that wait (capped), plus the
+ * full-jitter backoff on top. The server's value is a minimum, and every client it turned away in
+ * the same second got the same one: without the jitter they would all come back in the same
+ * instant, meet the limit together again, and the unlucky ones would run out of retries.
+ */
 export function retryDelayMs(
   retryIndex: number,
   policy: RetryPolicy,
   random: () => number,
   retryAfterMs: number | undefined,
 ): number {
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
-  return backoffDelayMs(retryIndex, policy, random);
+  const backoff = backoffDelayMs(retryIndex, policy, random);
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs) + backoff;
+  return backoff;
 }

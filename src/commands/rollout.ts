@@ -7,12 +7,16 @@ import type { Deployment, Revision } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
 import { formatDuration } from '../parse/index.ts';
 import { productionAfterFailure } from '../production.ts';
+import { readAfterWrite } from '../read-after-write.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { TimelineEntry } from '../report/types.ts';
-import { type WaitOutcome, waitForRevision } from '../wait.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, TimeUp, type WaitOutcome, waitForRevision } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { runSmokeTest } from './smoke-test.ts';
+
+/** Actions after which the revision followed is one this run has just produced. */
+const JUST_WRITTEN: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed']);
 
 export async function followRevision(
   ctx: CommandContext,
@@ -25,8 +29,27 @@ export async function followRevision(
     id: revisionId,
     status: report.revision?.status ?? 'UNKNOWN',
   };
-  const readRevision = (signal: AbortSignal): Promise<Revision> =>
-    client.getRevision(deployment.id, revisionId, { signal });
+  const readOnce = (signal: AbortSignal, retryDeadline?: number): Promise<Revision> =>
+    client.getRevision(deployment.id, revisionId, {
+      signal,
+      ...(retryDeadline === undefined ? {} : { retryDeadline }),
+    });
+  // The first read of a revision this run just produced may come before the server shows it.
+  let graceLeft = report.action !== undefined && JUST_WRITTEN.has(report.action);
+  const readRevision = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
+    if (!graceLeft) return readOnce(signal, retryDeadline);
+    const revision = await readAfterWrite(() => readOnce(signal, retryDeadline), {
+      clock: ctx.clock,
+      signal,
+      isNotFound: (error) => error instanceof ApiError && error.status === 404,
+      onRetry: (retry, retries, delayMs) =>
+        log.info(
+          `Revision ${revisionId} is not visible yet (404 right after the write); reading it again in ${formatDuration(delayMs)} (${retry}/${retries}).`,
+        ),
+    });
+    graceLeft = false;
+    return revision;
+  };
 
   if (!settings.wait) {
     const revision = await readRevision(ctx.signal);
@@ -56,14 +79,29 @@ export async function followRevision(
   report.timeline = outcome.timeline;
 
   // The deployment's own view (active revision, URL, status) after the wait; not for a
-  // cancelled run, which must stop at once.
+  // cancelled run, which must stop at once. After a timeout the wait's bound holds: this read
+  // gets the same few seconds of overrun, no more.
   let deploymentRead = false;
   if (outcome.kind !== 'cancelled') {
+    const timeUp =
+      outcome.kind === 'timeout'
+        ? new TimeUp(ctx.clock, ctx.clock.now() + DEFAULT_WAIT_OVERRUN_MS)
+        : undefined;
     try {
-      recordDeployment(report, await client.getDeployment(deployment.id, { signal: ctx.signal }));
+      const signal = timeUp ? AbortSignal.any([ctx.signal, timeUp.signal]) : ctx.signal;
+      const retryDeadline = timeUp ? ctx.clock.now() : undefined;
+      recordDeployment(
+        report,
+        await client.getDeployment(deployment.id, {
+          signal,
+          ...(retryDeadline === undefined ? {} : { retryDeadline }),
+        }),
+      );
       deploymentRead = true;
     } catch (error) {
       log.warning(`Could not read deployment ${deployment.id} after the wait: ${messageOf(error)}`);
+    } finally {
+      timeUp?.disarm();
     }
   }
   explainOutcome(ctx, outcome, revisionId, deploymentRead);
@@ -134,7 +172,7 @@ function explainOutcome(
     case 'timeout':
       report.outcome = 'timeout';
       report.headline += `; revision ${revisionId} was still ${status} after ${formatDuration(settings.waitTimeoutMs)}`;
-      report.reason = `Revision ${revisionId} did not reach DEPLOYED within wait-timeout ${formatDuration(settings.waitTimeoutMs)}; last status ${status}${timelineText(outcome.timeline)}.${outcome.lastError ? ` The last read failed: ${messageOf(outcome.lastError)}` : ''}`;
+      report.reason = `Revision ${revisionId} did not reach DEPLOYED within wait-timeout ${formatDuration(settings.waitTimeoutMs)}; last status ${status}${timelineText(outcome.timeline)}.${outcome.lastError ? ` The last read failed: ${messageOf(outcome.lastError)}` : ''}${outcome.readStopped ? ` The control plane had not answered the last read ${formatDuration(DEFAULT_WAIT_OVERRUN_MS)} after the deadline, so it was stopped.` : ''}`;
       report.nextStep = `The rollout goes on on the server. Check it later with 'command: status', or raise 'wait-timeout' (a first deploy can take about 15 minutes).`;
       return;
     case 'cancelled':

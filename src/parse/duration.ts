@@ -91,25 +91,31 @@ function checkRange(
   options: DurationOptions,
 ): number {
   const has = `Input '${input}' has ${quote(value)}, which`;
+  const min = options.min === undefined ? undefined : formatDuration(options.min);
+  const max = options.max === undefined ? undefined : formatDuration(options.max);
+  // With both bounds the fix names the whole range, so one look tells what is allowed.
+  const fix = (alone: string): string =>
+    min !== undefined && max !== undefined ? `Use a duration from ${min} to ${max}.` : alone;
   // Callers work in whole milliseconds (timers, clocks); `0.0015` seconds is 2ms.
   const ms = Math.round(exactMs);
   if (!Number.isSafeInteger(ms)) {
-    throw new InputError(input, `${has} is too large. ${EXAMPLES}`);
+    throw new InputError(input, `${has} is too large. ${fix(EXAMPLES)}`);
   }
   if (ms === 0 && !options.allowZero) {
     const why = exactMs === 0 ? 'is zero' : 'is shorter than 1ms';
-    throw new InputError(input, `${has} ${why}. Use a positive duration, like 30s.`);
+    throw new InputError(input, `${has} ${why}. ${fix('Use a positive duration, like 30s.')}`);
   }
   if (options.min !== undefined && ms < options.min) {
-    const min = formatDuration(options.min);
     throw new InputError(
       input,
-      `${has} is shorter than the minimum of ${min}. Use ${min} or more.`,
+      `${has} is shorter than the minimum of ${min}. ${fix(`Use ${min} or more.`)}`,
     );
   }
   if (options.max !== undefined && ms > options.max) {
-    const max = formatDuration(options.max);
-    throw new InputError(input, `${has} is longer than the maximum of ${max}. Use ${max} or less.`);
+    throw new InputError(
+      input,
+      `${has} is longer than the maximum of ${max}. ${fix(`Use ${max} or less.`)}`,
+    );
   }
   return ms;
 }

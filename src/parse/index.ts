@@ -14,4 +14,10 @@ export {
 } from './resource-spec.ts';
 export { parseSecrets, secretValues, unmaskedSecretNames } from './secrets.ts';
 export { editDistance, nearest } from './suggest.ts';
-export { type ApiUrlOptions, keyTransportProblem, parseApiUrl, parseHttpUrl } from './url.ts';
+export {
+  type ApiUrlOptions,
+  isLoopbackUrl,
+  keyTransportProblem,
+  parseApiUrl,
+  parseHttpUrl,
+} from './url.ts';

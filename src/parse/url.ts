@@ -79,6 +79,11 @@ function notHttpUrl(input: string, text: string): InputError {
   );
 }
 
+/** Whether a (parsed, valid) URL points at this machine: a local emulator or test server. */
+export function isLoopbackUrl(url: string): boolean {
+  return isLoopback(new URL(url).hostname);
+}
+
 /**
  * Why the API key must not be sent to this URL (which came from the server, e.g. the deployment
  * URL the smoke test runs against), or undefined when it may: the same rule as `api-url`, https,

@@ -153,6 +153,43 @@ const BEFORE_ANY_REQUEST: [string, Record<string, string>, string, RegExp][] = [
   ['max-retries above the maximum', { 'max-retries': '11' }, 'max-retries', /10/],
   ['request-timeout below the minimum', { 'request-timeout': '1ms' }, 'request-timeout', /./],
   [
+    'request-timeout beyond a timer (2^31 ms)',
+    { 'request-timeout': '2147483648ms' },
+    'request-timeout',
+    /"2147483648ms", which is longer than the maximum of 10m\. Use a duration from 100ms to 10m\./,
+  ],
+  [
+    'request-timeout beyond 2^32 ms',
+    { 'request-timeout': '5000000s' },
+    'request-timeout',
+    /maximum of 10m/,
+  ],
+  [
+    'poll-interval of 1ms against a remote control plane',
+    { 'api-url': 'https://control.example.com', 'poll-interval': '1ms' },
+    'poll-interval',
+    /"1ms", which is shorter than the minimum of 1s\. Use a duration from 1s to 10m\./,
+  ],
+  [
+    'poll-interval of 1ms against a local emulator',
+    { 'poll-interval': '1ms' },
+    'poll-interval',
+    /minimum of 5ms\. Use a duration from 5ms to 10m\./,
+  ],
+  ['poll-interval above the maximum', { 'poll-interval': '1h' }, 'poll-interval', /10m/],
+  [
+    'wait-timeout longer than a job may run',
+    { 'wait-timeout': '7h' },
+    'wait-timeout',
+    /maximum of 6h\. Use a duration from 100ms to 6h\./,
+  ],
+  [
+    'smoke-test-timeout above the maximum',
+    { 'smoke-test-assistant': 'agent', 'smoke-test-timeout': '1h' },
+    'smoke-test-timeout',
+    /from 1s to 30m/,
+  ],
+  [
     'graph-config-path with a container source',
     { source: 'external_container', 'image-uri': 'registry.example.com/agent:1' },
     'graph-config-path',

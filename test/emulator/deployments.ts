@@ -97,6 +97,10 @@ export function getDeployment(context: EmulatorContext, request: EmulatorRequest
   const deploymentId = request.params.deploymentId ?? '';
   const deployment = context.store.find(deploymentId);
   if (deployment === undefined) return notFound(deploymentId);
+  if (deployment.hiddenReads > 0) {
+    deployment.hiddenReads -= 1;
+    return notFound(deploymentId);
+  }
   return json(200, viewOf(context, deployment));
 }
 
@@ -147,7 +151,10 @@ export function getRevision(context: EmulatorContext, request: EmulatorRequest):
   const deployment = context.store.find(deploymentId);
   if (deployment === undefined) return notFound(deploymentId);
   const revision = context.store.revision(deployment, revisionId);
-  if (revision === undefined) return detail(404, `Revision ID ${revisionId} not found`);
+  if (revision === undefined || revision.hiddenReads > 0) {
+    if (revision) revision.hiddenReads -= 1;
+    return detail(404, `Revision ID ${revisionId} not found`);
+  }
   return json(200, revisionView(context.store, revision));
 }
 

@@ -15,6 +15,7 @@ import {
   readBody,
   sendReply,
 } from './http.ts';
+import type { TokenBucket } from './rate-limit.ts';
 import { matchRoute, type RouteScope } from './routes.ts';
 import type { Fault, RecordedRequest } from './types.ts';
 
@@ -24,6 +25,8 @@ export type AdminHandler = (method: string, path: string, body: RequestBody) => 
 
 export interface Dispatcher {
   context: EmulatorContext;
+  /** Absent when the emulator has no rate limit. */
+  rateLimit?: TokenBucket | undefined;
   faults: FaultQueue;
   delays: FaultDelays;
   requests: RecordedRequest[];
@@ -150,6 +153,13 @@ async function answer(
   response: ServerResponse,
   entry: RecordedRequest,
 ): Promise<void> {
+  const retryAfter = dispatcher.rateLimit?.take();
+  if (retryAfter !== undefined) {
+    const reply = detail(429, 'Rate limit exceeded', { 'retry-after': String(retryAfter) });
+    entry.status = reply.status;
+    sendReply(response, reply);
+    return;
+  }
   const fault = dispatcher.faults.take(request.method, request.path);
   if (fault?.kind === 'reset') return drop(response, entry, fault);
   if (fault !== undefined) entry.fault = fault.kind;
@@ -157,6 +167,7 @@ async function answer(
   const reply = fault?.kind === 'status' ? injectedReply(fault) : handle(dispatcher, request);
   // The effect has happened (the handler ran); only the answer is lost.
   if (fault?.kind === 'commit-then-drop') return drop(response, entry, fault);
+  if (fault?.kind === 'commit-then-slow') await dispatcher.delays.wait(fault.delayMs ?? 0);
   if (fault?.kind === 'huge-body' || fault?.kind === 'endless-body') {
     entry.status = 200;
     return streamOversizedBody(response, fault);

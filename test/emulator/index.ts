@@ -28,6 +28,7 @@ import { ADMIN_PREFIX, type Dispatcher, dispatch } from './dispatch.ts';
 import { FaultDelays, FaultQueue } from './faults.ts';
 import { detail, sendReply } from './http.ts';
 import { ListenerRegistry } from './listeners.ts';
+import { TokenBucket } from './rate-limit.ts';
 import { RunStreamScripts } from './run-stream.ts';
 import { DeploymentStore } from './store.ts';
 import type {
@@ -47,6 +48,7 @@ export type {
   Fault,
   FaultKind,
   ListenerInput,
+  RateLimit,
   RecordedRequest,
   RevisionOutcome,
   RevisionScript,
@@ -138,6 +140,7 @@ class RunningEmulator implements Emulator {
         clock: this.clock,
         stepMs,
         deleteAfterMs: options.deleteAfterMs ?? stepMs,
+        notFoundAfterWrite: options.notFoundAfterWrite ?? 0,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),
@@ -150,6 +153,7 @@ class RunningEmulator implements Emulator {
       delays: this.delays,
       requests: this.requests,
       admin: adminHandler(this, ADMIN_PREFIX),
+      rateLimit: options.rateLimit && new TokenBucket(options.rateLimit, this.clock),
     };
   }
 

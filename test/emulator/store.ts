@@ -35,6 +35,8 @@ export interface StoredRevision {
   plan: RevisionPlan;
   /** Set when a newer revision arrived while this one was still pending: it is then SKIPPED. */
   supersededAt?: number;
+  /** GETs of this revision still to be answered 404 (read-after-write lag). */
+  hiddenReads: number;
   /** The deployment's source_config when the revision was made. */
   sourceConfig: SourceConfig;
   sourceRevisionConfig: StoredRevisionConfig;
@@ -51,12 +53,16 @@ export interface StoredDeployment {
   /** Oldest first; the last one is latest_revision_id. */
   revisions: StoredRevision[];
   deletedAt?: number;
+  /** GETs of this deployment still to be answered 404 (read-after-write lag). */
+  hiddenReads: number;
 }
 
 export interface StoreSettings {
   clock: EmulatorClock;
   stepMs: number;
   deleteAfterMs: number;
+  /** Read-after-write lag: GETs of a just-written revision (or created deployment) answered 404. */
+  notFoundAfterWrite: number;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -142,6 +148,7 @@ export class DeploymentStore {
       createdAt: now,
       updatedAt: now,
       revisions: [],
+      hiddenReads: this.settings.notFoundAfterWrite,
     };
     this.byId.set(deployment.id, deployment);
     this.addRevision(deployment, request.source_revision_config);
@@ -232,6 +239,7 @@ export class DeploymentStore {
       plan: planFor(script),
       sourceConfig: structuredClone(deployment.sourceConfig),
       sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },
+      hiddenReads: this.settings.notFoundAfterWrite,
     };
     deployment.revisions.push(revision);
     return revision;

@@ -4,6 +4,10 @@
  * and the action's end-to-end tests: change them only together with those.
  */
 
+import type { RateLimit } from './rate-limit.ts';
+
+export type { RateLimit } from './rate-limit.ts';
+
 export interface EmulatorOptions {
   /** The only key accepted in X-Api-Key. Default 'emulator-key'. */
   apiKey?: string;
@@ -29,6 +33,17 @@ export interface EmulatorOptions {
   clock?: 'real' | 'manual';
   /** How long a deleted deployment reports AWAITING_DELETE before it is gone. Default stepMs. */
   deleteAfterMs?: number;
+  /**
+   * Read-after-write lag, default 0: a revision just added by a create, PATCH or redeploy (and a
+   * deployment just created) answers 404 to its first N single GETs, as an eventually consistent
+   * server may right after a write.
+   */
+  notFoundAfterWrite?: number;
+  /**
+   * A token-bucket limit on the API (not the admin routes): beyond it, 429 with Retry-After.
+   * Default: none.
+   */
+  rateLimit?: RateLimit;
   /** Default 0 (a free port). The host is always 127.0.0.1. */
   port?: number;
   /** Serve HTTPS with this key and certificate (PEM) instead of HTTP. */
@@ -45,6 +60,7 @@ export type FaultKind =
   | 'reset'
   | 'slow'
   | 'commit-then-drop'
+  | 'commit-then-slow'
   | 'huge-body'
   | 'endless-body';
 
@@ -59,7 +75,9 @@ export interface Fault {
    * - 'status': answer `status` with {detail: "injected <status>"} (and Retry-After if given);
    * - 'reset': destroy the socket without answering;
    * - 'slow': wait `delayMs` real milliseconds, then answer normally;
-   * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered.
+   * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered;
+   * - 'commit-then-slow': perform the request's effect at once, then hold the answer `delayMs`
+   *   real milliseconds (a write that reached the server while its client gave up waiting);
    * - 'huge-body': perform the effect, then answer 200 with `bytes` of JSON-looking text, as a
    *   misbehaving gateway would (streamed: the emulator never holds it);
    * - 'endless-body': perform the effect, then answer 200 with a body that never ends.

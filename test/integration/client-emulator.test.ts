@@ -300,7 +300,7 @@ describe('retries', () => {
     emu.inject({ kind: 'status', status: 429, retryAfter: '1', path: /.*/ });
     await client().listDeployments();
     expect(traffic()).toEqual(['GET /v2/deployments 429', 'GET /v2/deployments 200']);
-    expect(sleeps).toEqual([1_000]);
+    expect(sleeps).toEqual([1_000 + 500]); // Retry-After, plus half of the first 1 s backoff
   });
 
   it('retries a reset connection', async () => {
@@ -413,7 +413,7 @@ describe('creating a deployment never makes two', () => {
     });
     await client().createDeployment(hostedRepo('rate-limited'));
     expect(traffic()).toEqual(['POST /v2/deployments 429', 'POST /v2/deployments 201']);
-    expect(sleeps).toEqual([2_000]);
+    expect(sleeps).toEqual([2_000 + 500]);
   });
 
   it('a reset after sending is a lost answer too', async () => {

@@ -309,7 +309,7 @@ describe('answers', () => {
       else reply(response, 200, { resources: [], offset: 0 });
     });
     await client(server.url, { now: () => now }).listDeployments();
-    expect(sleeps).toEqual([12_000]);
+    expect(sleeps).toEqual([12_000 + 500]); // plus the jitter: half of the first 1 s backoff
   });
 
   it('a refused connection is retried, even for a POST, and never looked up', async () => {
@@ -549,5 +549,39 @@ describe('run stream over HTTP', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('UND_ERR_HEADERS_TIMEOUT');
     expect((error as ApiError).message).not.toContain(API_KEY);
+  });
+});
+
+describe('retryDeadline (the wait-timeout of the caller)', () => {
+  const now = Date.parse('2030-01-01T00:00:00Z');
+
+  it('a retry that would start after the deadline is not scheduled: the failure comes at once', async () => {
+    const server = await serve((_, response) =>
+      reply(response, 503, { detail: 'busy' }, { 'retry-after': '60' }),
+    );
+    const error = await caught(
+      client(server.url, { now: () => now }).getRevision('d', 'r', { retryDeadline: now + 10_000 }),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(debugLines.at(-1)).toContain(
+      "not retried: a retry in 60500 ms would start after the caller's deadline",
+    );
+  });
+
+  it('retries that fit before the deadline are made as usual', async () => {
+    let calls = 0;
+    const server = await serve((_, response) => {
+      calls += 1;
+      if (calls === 1) reply(response, 503, { detail: 'busy' }, { 'retry-after': '5' });
+      else reply(response, 200, { id: 'r', status: 'BUILDING' });
+    });
+    const revision = await client(server.url, { now: () => now }).getRevision('d', 'r', {
+      retryDeadline: now + 10_000,
+    });
+    expect(revision.status).toBe('BUILDING');
+    expect(sleeps).toEqual([5_500]);
   });
 });

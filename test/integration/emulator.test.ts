@@ -906,6 +906,62 @@ describe('faults', () => {
     expect((await call('POST', '/v2/deployments', { body: hostedBody('agent') })).status).toBe(409);
   });
 
+  it("'commit-then-slow' creates the deployment at once and answers only after the delay", async () => {
+    emulator.inject({
+      method: 'POST',
+      path: '/v2/deployments',
+      kind: 'commit-then-slow',
+      delayMs: 300,
+    });
+    let answered = false;
+    const answering = call('POST', '/v2/deployments', { body: hostedBody('agent') }).finally(() => {
+      answered = true;
+    });
+    while (emulator.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    // Created while the answer is still held.
+    expect(emulator.deployments().map((deployment) => deployment.name)).toEqual(['agent']);
+    expect(answered).toBe(false);
+    expect((await answering).status).toBe(201);
+    expect(emulator.requests[0]).toMatchObject({ status: 201, fault: 'commit-then-slow' });
+  });
+
+  it('notFoundAfterWrite: a just-written revision and a just-created deployment answer 404 first', async () => {
+    await start({ notFoundAfterWrite: 2 });
+    const created = await call('POST', '/v2/deployments', { body: hostedBody('agent') });
+    const { id, latest_revision_id: revisionId } = created.body as {
+      id: string;
+      latest_revision_id: string;
+    };
+    const revisionPath = `/v2/deployments/${id}/revisions/${revisionId}`;
+    const statuses: number[] = [];
+    for (let read = 0; read < 3; read++) statuses.push((await call('GET', revisionPath)).status);
+    expect(statuses).toEqual([404, 404, 200]);
+    const deploymentReads: number[] = [];
+    for (let read = 0; read < 3; read++) {
+      deploymentReads.push((await call('GET', `/v2/deployments/${id}`)).status);
+    }
+    expect(deploymentReads).toEqual([404, 404, 200]);
+  });
+
+  it('rateLimit: a token bucket answers 429 with Retry-After beyond its rate', async () => {
+    await start({ rateLimit: { perSecond: 2, burst: 3 } });
+    const statuses: number[] = [];
+    for (let read = 0; read < 4; read++)
+      statuses.push((await call('GET', '/v2/deployments')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await call('GET', '/v2/deployments');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    emulator.advance(500); // one token back
+    expect((await call('GET', '/v2/deployments')).status).toBe(200);
+    expect((await call('GET', '/v2/deployments')).status).toBe(429);
+    emulator.advance(60_000); // the bucket holds no more than the burst
+    const after: number[] = [];
+    for (let read = 0; read < 4; read++) after.push((await call('GET', '/v2/deployments')).status);
+    expect(after).toEqual([200, 200, 200, 429]);
+    expect(emulator.requests.filter((request) => request.status === 429)).toHaveLength(4);
+  });
+
   it("'slow' answers normally after the delay", async () => {
     emulator.inject({ kind: 'slow', delayMs: 20 });
     const answer = await call('GET', '/v2/deployments');

@@ -20,8 +20,11 @@ export interface RunActionOptions {
   inputs: Record<string, string>;
   /** Extra environment (GITHUB_* context, env vars for bare secret names). */
   env?: Record<string, string>;
-  /** Send this signal to the action once its stdout contains `when` (cancellation tests). */
-  signal?: { name: NodeJS.Signals; when: string | RegExp };
+  /**
+   * Send this signal to the action once its stdout contains `when`, or once `when()` is true
+   * (checked every 10 ms: e.g. "the server has received the create") — cancellation tests.
+   */
+  signal?: { name: NodeJS.Signals; when: string | RegExp | (() => boolean) };
   /** Called with the whole stdout so far on every chunk (to act on the server mid-run). */
   onStdout?: (stdout: string) => void;
   /** Kill the process after this long: a hang is a failure, never a stuck test run. */
@@ -132,11 +135,21 @@ function spawnAndCollect(
     let stderr = '';
     let signalled = false;
     const killTimer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 20_000);
+    const trigger = options.signal;
+    const when = trigger?.when;
+    const poll =
+      typeof when === 'function'
+        ? setInterval(() => {
+            if (!signalled && when()) {
+              signalled = true;
+              child.kill(trigger?.name);
+            }
+          }, 10)
+        : undefined;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       options.onStdout?.(stdout);
-      const trigger = options.signal;
-      if (trigger && !signalled && matches(stdout, trigger.when)) {
+      if (trigger && !signalled && typeof when !== 'function' && when && matches(stdout, when)) {
         signalled = true;
         child.kill(trigger.name);
       }
@@ -147,6 +160,7 @@ function spawnAndCollect(
     child.on('error', reject);
     child.on('close', (exitCode) => {
       clearTimeout(killTimer);
+      clearInterval(poll);
       resolvePromise({ exitCode, stdout, stderr });
     });
   });

@@ -53,10 +53,17 @@ describe('backoffDelayMs (full jitter)', () => {
 });
 
 describe('retryDelayMs', () => {
-  it("prefers the server's Retry-After, capped", () => {
-    expect(retryDelayMs(0, policy, () => 0.5, 3_000)).toBe(3_000);
-    expect(retryDelayMs(0, policy, () => 0.5, 3_600_000)).toBe(60_000);
-    expect(retryDelayMs(0, policy, () => 0.5, 0)).toBe(0);
+  it("waits at least the server's Retry-After (capped), with the backoff's jitter on top", () => {
+    expect(retryDelayMs(0, policy, () => 0.5, 3_000)).toBe(3_500);
+    expect(retryDelayMs(0, policy, () => 0, 3_000)).toBe(3_000);
+    expect(retryDelayMs(2, policy, () => 0.5, 3_000)).toBe(5_000);
+    expect(retryDelayMs(0, policy, () => 0.5, 3_600_000)).toBe(60_500);
+    expect(retryDelayMs(0, policy, () => 0.5, 0)).toBe(500);
+  });
+
+  it('spreads clients turned away together: the same Retry-After, different waits', () => {
+    const waits = [0, 0.25, 0.5, 0.75].map((r) => retryDelayMs(0, policy, () => r, 1_000));
+    expect(waits).toEqual([1_000, 1_250, 1_500, 1_750]);
   });
 
   it('falls back to the backoff without one', () => {

@@ -3,7 +3,13 @@
  * plain environment. Pure: no @actions/core, no process.env.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultRepoRef, type Environment, readSettings, type Settings } from '../../src/inputs.ts';
+import {
+  DURATION_BOUNDS,
+  defaultRepoRef,
+  type Environment,
+  readSettings,
+  type Settings,
+} from '../../src/inputs.ts';
 import { InputError, InputErrors } from '../../src/parse/index.ts';
 
 const BASE = { 'api-url': 'https://api.example.com', 'api-key': 'key-123' };
@@ -82,7 +88,7 @@ describe('readSettings defaults', () => {
         'repo-ref': 'release',
         wait: 'False',
         'wait-timeout': '90s',
-        'poll-interval': '250ms',
+        'poll-interval': '2s',
         'dry-run': 'TRUE',
       },
       { ...PUSH_ENV, B: 'from-env' },
@@ -110,7 +116,7 @@ describe('readSettings defaults', () => {
     expect(settings).toMatchObject({
       wait: false,
       waitTimeoutMs: 90_000,
-      pollIntervalMs: 250,
+      pollIntervalMs: 2000,
       dryRun: true,
     });
   });
@@ -381,5 +387,54 @@ describe('errors', () => {
     });
     expect(message).not.toContain('key-that-must-stay-hidden');
     expect(message).not.toContain('hidden-secret-value');
+  });
+});
+
+describe('duration bounds', () => {
+  it.each([
+    [
+      'request-timeout',
+      '11m',
+      /longer than the maximum of 10m\. Use a duration from 100ms to 10m\./,
+    ],
+    ['request-timeout', '2147483648ms', /longer than the maximum of 10m/],
+    ['request-timeout', '5000000h', /longer than the maximum of 10m/],
+    ['request-timeout', '50ms', /shorter than the minimum of 100ms\. Use a duration from 100ms/],
+    ['wait-timeout', '7h', /longer than the maximum of 6h\. Use a duration from 100ms to 6h\./],
+    ['poll-interval', '1ms', /shorter than the minimum of 1s\. Use a duration from 1s to 10m\./],
+    ['poll-interval', '500ms', /shorter than the minimum of 1s/],
+    ['poll-interval', '11m', /longer than the maximum of 10m/],
+    [
+      'smoke-test-timeout',
+      '31m',
+      /longer than the maximum of 30m\. Use a duration from 1s to 30m\./,
+    ],
+  ])('%s: %j is an input error naming the input, the value and the range', (input, value, why) => {
+    const message = errorMessage({ ...BASE, name: 'agent', [input]: value });
+    expect(message).toContain(`Input '${input}' has "${value}"`);
+    expect(message).toMatch(why);
+  });
+
+  it('accepts both ends of every range', () => {
+    for (const [input, { min, max }] of Object.entries(DURATION_BOUNDS)) {
+      for (const ms of [min, max]) {
+        expect(() => settingsOf({ ...BASE, name: 'agent', [input]: `${ms}ms` })).not.toThrow();
+      }
+    }
+  });
+
+  it('every bound fits a timer (below 2^31 ms)', () => {
+    for (const { max } of Object.values(DURATION_BOUNDS)) expect(max).toBeLessThan(2 ** 31);
+  });
+
+  it('lets a control plane on this machine be polled faster, down to 5ms', () => {
+    const local = { ...BASE, 'api-url': 'http://127.0.0.1:8080', name: 'agent' };
+    expect(settingsOf({ ...local, 'poll-interval': '5ms' }).pollIntervalMs).toBe(5);
+    expect(errorMessage({ ...local, 'poll-interval': '4ms' })).toMatch(
+      /shorter than the minimum of 5ms\. Use a duration from 5ms to 10m\./,
+    );
+    expect(errorMessage({ ...BASE, name: 'agent', 'poll-interval': '5ms' })).toMatch(
+      /minimum of 1s/,
+    );
   });
 });

@@ -3,8 +3,10 @@ import type { Revision } from '../../src/api/schemas.ts';
 import type { TimelineEntry } from '../../src/report/types.ts';
 import {
   classifyRevisionStatus,
+  DEFAULT_WAIT_OVERRUN_MS,
   FAILED_REVISION_STATUSES,
   TERMINAL_REVISION_STATUSES,
+  WaitDeadlineReached,
   type WaitForRevisionOptions,
   type WaitOutcome,
   waitForRevision,
@@ -81,7 +83,9 @@ describe('waitForRevision: timing contract', () => {
     expect(outcome.reads).toBe(91);
     expect(server.readTimes).toEqual(Array.from({ length: 91 }, (_, i) => i * 10 * SECOND));
     expect(outcome.elapsedMs).toBe(15 * MINUTE);
-    expect(clock.sleeps.every((ms) => ms === 10 * SECOND)).toBe(true);
+    // The first sleep is the wait's time-up timer (wait-timeout + overrun); then the polls.
+    expect(clock.sleeps[0]).toBe(30 * MINUTE + DEFAULT_WAIT_OVERRUN_MS);
+    expect(clock.sleeps.slice(1).every((ms) => ms === 10 * SECOND)).toBe(true);
     expect(timelineOf(outcome.timeline, start)).toEqual([
       ['CREATING', 0, 20 * SECOND],
       ['QUEUED', 20 * SECOND, 40 * SECOND],
@@ -112,7 +116,9 @@ describe('waitForRevision: timing contract', () => {
     const server = scriptedServer(clock, [[0, 'DEPLOYED']]);
     const outcome = await wait(clock, { readRevision: server.read });
     expect(outcome).toMatchObject({ kind: 'deployed', reads: 1, elapsedMs: 0 });
-    expect(clock.sleeps).toEqual([]);
+    // Only the time-up timer, cleared as the wait ended.
+    expect(clock.sleeps).toEqual([30 * MINUTE + DEFAULT_WAIT_OVERRUN_MS]);
+    expect(clock.pendingSleeps).toBe(0);
   });
 
   it('measures the interval from the start of the previous read, not its end', async () => {
@@ -155,7 +161,12 @@ describe('waitForRevision: timing contract', () => {
       timeoutMs: 60 * SECOND,
     });
     expect(server.readTimes).toEqual([0, 25, 50, 60].map((s) => s * SECOND));
-    expect(clock.sleeps).toEqual([25 * SECOND, 25 * SECOND, 10 * SECOND]);
+    expect(clock.sleeps).toEqual([
+      60 * SECOND + DEFAULT_WAIT_OVERRUN_MS,
+      25 * SECOND,
+      25 * SECOND,
+      10 * SECOND,
+    ]);
     expect(outcome).toMatchObject({
       kind: 'timeout',
       lastStatus: 'BUILDING',
@@ -406,7 +417,7 @@ describe('waitForRevision: cancellation', () => {
       signal: controller.signal,
     });
     await clock.advance(4 * SECOND);
-    expect(clock.pendingSleeps).toBe(1);
+    expect(clock.pendingSleeps).toBe(2); // the poll sleep and the time-up timer
     const before = clock.now();
 
     controller.abort(new Error('job cancelled'));
@@ -623,5 +634,110 @@ describe('classifyRevisionStatus', () => {
     for (const status of TERMINAL_REVISION_STATUSES) {
       expect(classifyRevisionStatus(status)).not.toBe('pending');
     }
+  });
+});
+
+describe('waitForRevision: wait-timeout bounds the whole wait', () => {
+  it('stops a read that never answers overrunMs after the deadline, and says so', async () => {
+    const clock = new FakeClock();
+    let stoppedWith: unknown;
+    let reads = 0;
+    const outcome = await wait(clock, {
+      timeoutMs: 30 * SECOND,
+      readRevision: async (signal) => {
+        reads += 1;
+        if (reads === 1) return revision('BUILDING');
+        try {
+          await clock.sleep(60 * MINUTE, signal); // a server that holds the answer
+        } catch (error) {
+          stoppedWith = error;
+          throw error;
+        }
+        return revision('DEPLOYED');
+      },
+    });
+    expect(outcome).toMatchObject({
+      kind: 'timeout',
+      reads: 2,
+      failedReads: 1,
+      lastStatus: 'BUILDING',
+      readStopped: true,
+      elapsedMs: 30 * SECOND + DEFAULT_WAIT_OVERRUN_MS,
+    });
+    expect(outcome.kind === 'timeout' && 'lastError' in outcome).toBe(false);
+    expect(stoppedWith).toBeInstanceOf(WaitDeadlineReached);
+    expect(clock.pendingSleeps).toBe(0);
+  });
+
+  it('leaves a read deaf to its signal behind at the same bound', async () => {
+    const clock = new FakeClock();
+    const outcome = await wait(clock, {
+      timeoutMs: 20 * SECOND,
+      overrunMs: 2 * SECOND,
+      readRevision: () => new Promise<Revision>(() => {}),
+    });
+    expect(outcome).toMatchObject({ kind: 'timeout', readStopped: true, elapsedMs: 22 * SECOND });
+  });
+
+  it('stops a read in the middle of a long retry backoff (the 2.75-minute overrun)', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const retryDeadlines: number[] = [];
+    const outcome = await wait(clock, {
+      timeoutMs: 30 * SECOND,
+      isTransientError: () => true,
+      // Like a client that retries 503s with Retry-After: 60 and ignores the deadline it is told.
+      readRevision: async (signal, retryDeadline) => {
+        retryDeadlines.push(retryDeadline - start);
+        for (let attempt = 1; attempt <= 5; attempt++) {
+          await clock.sleep(100, signal);
+          await clock.sleep(60 * SECOND, signal);
+        }
+        throw new Error('503');
+      },
+    });
+    expect(retryDeadlines).toEqual([30 * SECOND]);
+    expect(outcome).toMatchObject({
+      kind: 'timeout',
+      readStopped: true,
+      elapsedMs: 30 * SECOND + DEFAULT_WAIT_OVERRUN_MS,
+    });
+  });
+
+  it('gives every read the deadline, so a client can refuse retries that would start after it', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const server = scriptedServer(clock, [[0, 'BUILDING']]);
+    const retryDeadlines: number[] = [];
+    const outcome = await wait(clock, {
+      pollIntervalMs: 10 * SECOND,
+      timeoutMs: 25 * SECOND,
+      readRevision: (signal, retryDeadline) => {
+        retryDeadlines.push(retryDeadline - start);
+        return server.read(signal);
+      },
+    });
+    expect(retryDeadlines).toEqual([25, 25, 25, 25].map((s) => s * SECOND));
+    expect(outcome).toMatchObject({ kind: 'timeout', elapsedMs: 25 * SECOND });
+    expect(outcome.kind === 'timeout' && outcome.readStopped).toBeFalsy();
+  });
+
+  it('a read in flight at the deadline that answers within the overrun still counts', async () => {
+    const clock = new FakeClock();
+    const server = scriptedServer(
+      clock,
+      [
+        [0, 'BUILDING'],
+        [27 * SECOND, 'DEPLOYED'],
+      ],
+      { latencyMs: 8 * SECOND },
+    );
+    const outcome = await wait(clock, {
+      readRevision: server.read,
+      pollIntervalMs: 10 * SECOND,
+      timeoutMs: 25 * SECOND,
+    });
+    // Reads at 0, 10, 20 s; the third answers at 28 s, inside the 5 s overrun.
+    expect(outcome).toMatchObject({ kind: 'deployed', reads: 3, elapsedMs: 28 * SECOND });
   });
 });

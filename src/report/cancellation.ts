@@ -1,0 +1,133 @@
+/**
+ * What a cancellation (SIGINT/SIGTERM from the runner) means at the moment it comes: pure
+ * functions of the report so far and the writes in flight, so that the log line, the reason and
+ * the next step say what may have happened on the server instead of "This operation was aborted".
+ *
+ * A write in flight may or may not have reached the server: the answer is lost with the
+ * cancellation, so the words are "may", and the next step is the safe re-run.
+ */
+import type { WriteInFlight } from '../api/client.ts';
+import type { CommandReport } from './types.ts';
+
+export interface CancellationMoment {
+  report: Readonly<CommandReport>;
+  /** The writes sent and not answered when the signal came (oldest first). */
+  writes: readonly WriteInFlight[];
+  /** Every write sent so far, answered or not. */
+  writesSent: number;
+  /** Whether the command follows the revision until it ends (`wait: true`). */
+  waits: boolean;
+}
+
+export interface CancellationStory {
+  /** The log line written when the signal arrives. */
+  notice: string;
+  reason: string;
+  nextStep: string;
+}
+
+/** Actions that changed something on the server. */
+const CHANGES: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed', 'deleted']);
+
+/** The deployment as people know it: its name, and its id when known. */
+function deploymentLabel(report: Readonly<CommandReport>, id?: string): string {
+  const deployment = report.deployment;
+  if (deployment && (id === undefined || deployment.id === id)) {
+    return `deployment ${deployment.name} (${deployment.id})`;
+  }
+  return id === undefined ? 'the deployment' : `deployment ${id}`;
+}
+
+function statusStep(report: Readonly<CommandReport>, fallbackName?: string): string {
+  const deployment = report.deployment;
+  const address = deployment
+    ? `'deployment-id: ${deployment.id}'`
+    : fallbackName
+      ? `'name: ${fallbackName}'`
+      : "the same 'name' or 'deployment-id'";
+  return `Check it with 'command: status' and ${address}`;
+}
+
+/** What a write in flight may have done, and the safe way on. */
+function writeStory(write: WriteInFlight, report: Readonly<CommandReport>): CancellationStory {
+  const subject = write.subject;
+  if (write.method === 'POST' && subject?.kind === 'deployment-name') {
+    const name = subject.name;
+    return {
+      notice: `the create of deployment ${name} was in flight: it may have reached the server`,
+      reason: `The job was cancelled while the create of deployment ${name} was in flight: the create may have reached the server, so deployment ${name} may exist, with its first revision rolling out.`,
+      nextStep: `Re-run the job to pick it up: it finds deployment ${name} by name and updates it, never creating a second one. ${statusStep(report, name)}.`,
+    };
+  }
+  if (write.method === 'PATCH') {
+    const label = deploymentLabel(report, subject?.kind === 'deployment' ? subject.id : undefined);
+    return {
+      notice: `the update of ${label} was in flight: it may have reached the server`,
+      reason: `The job was cancelled while the update of ${label} was in flight: the update may have reached the server and started a new revision; what was serving before still serves until a new revision is DEPLOYED.`,
+      nextStep: `Re-run the job to apply the update and follow its revision (a repeat is safe). ${statusStep(report)}.`,
+    };
+  }
+  if (write.method === 'POST' && subject?.kind === 'revision') {
+    const label = deploymentLabel(report, subject.deploymentId);
+    return {
+      notice: `the redeploy of revision ${subject.revisionId} was in flight: it may have reached the server`,
+      reason: `The job was cancelled while the redeploy of revision ${subject.revisionId} of ${label} was in flight: it may have reached the server and started rolling that revision out.`,
+      nextStep: `${statusStep(report)} to see which revision serves, then re-run the job if it still has to.`,
+    };
+  }
+  if (write.method === 'DELETE') {
+    const label = deploymentLabel(report, subject?.kind === 'deployment' ? subject.id : undefined);
+    return {
+      notice: `the deletion of ${label} was in flight: it may have reached the server`,
+      reason: `The job was cancelled while the deletion of ${label} was in flight: it may have reached the server, and the deployment may be on its way out.`,
+      nextStep:
+        'Re-run the job: a deployment that is already gone counts as deleted (ignore-not-found).',
+    };
+  }
+  return {
+    notice: `${write.method} ${write.path} was in flight: it may have reached the server`,
+    reason: `The job was cancelled while ${write.method} ${write.path} was in flight: it may have reached the server.`,
+    nextStep: 'Re-run the job.',
+  };
+}
+
+/** The story of a cancellation at this moment. */
+export function describeCancellation({
+  report,
+  writes,
+  writesSent,
+  waits,
+}: CancellationMoment): CancellationStory {
+  const write = writes.at(-1);
+  if (write) return writeStory(write, report);
+
+  const revision = report.revision;
+  const label = deploymentLabel(report);
+  if (revision) {
+    const doing = waits ? `stopping the wait for revision ${revision.id}` : 'stopping';
+    return {
+      notice: `${doing}; the rollout goes on on the server`,
+      reason: `The job was cancelled while revision ${revision.id} of ${label} was ${revision.status}. The rollout goes on on the server.`,
+      nextStep: `${statusStep(report)} and 'revision-id: ${revision.id}'.`,
+    };
+  }
+  if (report.action && CHANGES.has(report.action) && report.deployment) {
+    return {
+      notice: `stopping; ${label} was ${report.action} before the cancellation`,
+      reason: `The job was cancelled after ${label} was ${report.action}; what it started goes on on the server.`,
+      nextStep: `${statusStep(report)}.`,
+    };
+  }
+  if (writesSent > 0) {
+    return {
+      notice: 'stopping; what this run has changed goes on on the server',
+      reason: `The job was cancelled after ${writesSent} change${writesSent === 1 ? '' : 's'} sent to the control plane; what they started goes on on the server.`,
+      nextStep: 'Re-run the job: it picks up from what the server has now.',
+    };
+  }
+  return {
+    notice: 'stopping; nothing has been changed on the server',
+    reason: 'The job was cancelled before anything was changed on the server.',
+    nextStep: 'Re-run the job when you are ready.',
+  };
+}
