@@ -18,6 +18,7 @@ import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
 import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './parse/index.ts';
+import { loadYaml } from './parse/structured-text.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
 import type { GitHubReporting } from './report/github.ts';
 import type { GitHubContext } from './report/github-context.ts';
@@ -75,6 +76,8 @@ export async function run(): Promise<void> {
     return;
   }
 
+  // `yaml` is loaded only when an input may hold YAML (see loadYaml).
+  if (core.getInput('resource-spec').trim() !== '') await loadYaml();
   let settings: Settings;
   try {
     settings = readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);

@@ -16,7 +16,11 @@ import {
 } from '../../src/parse/name.ts';
 import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/parse/resource-spec.ts';
 import { parseSecrets } from '../../src/parse/secrets.ts';
+import { loadYaml } from '../../src/parse/structured-text.ts';
 import { parseApiUrl } from '../../src/parse/url.ts';
+
+// The entry loads `yaml` before reading a YAML-capable input; so do these tests.
+await loadYaml();
 
 const RUNS = { numRuns: 300 };
 

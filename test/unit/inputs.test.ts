@@ -11,6 +11,10 @@ import {
   type Settings,
 } from '../../src/inputs.ts';
 import { InputError, InputErrors } from '../../src/parse/index.ts';
+import { loadYaml } from '../../src/parse/structured-text.ts';
+
+// The entry loads `yaml` before reading a YAML-capable input; so do these tests.
+await loadYaml();
 
 const BASE = { 'api-url': 'https://api.example.com', 'api-key': 'key-123' };
 const PUSH_ENV: Environment = { GITHUB_REF_NAME: 'main' };
