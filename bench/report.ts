@@ -5,7 +5,13 @@
 import { dirname } from 'node:path';
 import type { BundleSizeResult } from './bundle-size.ts';
 import type { ColdStartResult } from './cold-start.ts';
-import { GROWTH_FROM_POLL, HUGE_ANSWER_BYTES, HUGE_ANSWERS, type MemoryResult } from './memory.ts';
+import {
+  GROWTH_FROM_POLL,
+  GROWTH_TO_POLL,
+  HUGE_ANSWER_BYTES,
+  HUGE_ANSWERS,
+  type MemoryResult,
+} from './memory.ts';
 import { FIXED_CALLS, type RequestCount } from './requests.ts';
 import type { RolloutResult } from './rollout.ts';
 import type { Summary } from './stats.ts';
@@ -116,8 +122,8 @@ function summaryTable(results: BenchResults): string {
       verdict(judgeMemory(memory)),
     ],
     [
-      `RSS growth, poll ${GROWTH_FROM_POLL} → last poll`,
-      `${signedMb(memory.action.growthBytes)}; Node alone ${signedMb(memory.nodeAlone.growthBytes)}`,
+      `RSS growth, poll ${GROWTH_FROM_POLL} → poll ${GROWTH_TO_POLL}`,
+      `${signedMb(memory.action.growthBytes)} (anonymous ${signedMb(memory.action.anonGrowthBytes)}); Node alone ${signedMb(memory.nodeAlone.growthBytes)} (anonymous ${signedMb(memory.nodeAlone.anonGrowthBytes)}); stack floor ${signedMb(memory.stackFloor.growthBytes)}`,
       verdict(judgeGrowth(memory)),
     ],
     [
@@ -208,6 +214,7 @@ function memoryTable(memory: MemoryResult): string {
     mbOrNone(peak.peakRssBytes),
     mbOrNone(peak.peakAnonBytes),
     signedMb(peak.growthBytes),
+    signedMb(peak.anonGrowthBytes),
   ];
   return [
     markdownTable(
@@ -216,7 +223,8 @@ function memoryTable(memory: MemoryResult): string {
         'polls',
         'peak RSS (VmHWM)',
         'peak anonymous RSS',
-        `RSS growth from poll ${GROWTH_FROM_POLL}`,
+        `RSS growth, poll ${GROWTH_FROM_POLL} → ${GROWTH_TO_POLL}`,
+        'of which anonymous',
       ],
       [
         row('deploy-action', memory.action),
@@ -229,7 +237,7 @@ function memoryTable(memory: MemoryResult): string {
       ],
     ),
     '',
-    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. Anonymous RSS leaves out the pages of the node binary, which every Node process has; the difference between the first two rows is what the action's code and dependencies cost, and the stack floor shows how much of it @actions/core and undici alone take. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff, so that run lasts a few seconds longer.`,
+    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. Anonymous RSS leaves out the pages of the node binary, which every Node process has; the difference between the first two rows is what the action's code and dependencies cost, and the stack floor shows how much of it @actions/core and undici alone take. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff, so that run lasts a few seconds longer. The wait-timeout leaves room for 1.5× the polls, so that poll ${GROWTH_TO_POLL} is reached on a loaded machine; the peak is the whole run's. Growth is the resident set at poll ${GROWTH_TO_POLL} minus at poll ${GROWTH_FROM_POLL}; its anonymous part leaves out pages of the node binary first touched in that window (the optimising compilers' code, for instance).`,
   ].join('\n');
 }
 

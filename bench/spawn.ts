@@ -31,6 +31,8 @@ export interface ChildRun {
 export interface RssSample {
   at: number;
   rssBytes: number;
+  /** RssAnon at that moment: the resident set without file-backed pages (the node binary's). */
+  anonBytes: number;
 }
 
 export interface ChildOptions {
@@ -76,7 +78,7 @@ function sampleMemory(child: ChildProcess, everyMs: number) {
     while (!stopped && child.pid !== undefined) {
       const sample = await memoryOf(child.pid);
       if (sample) {
-        timeline.push({ at: Date.now(), rssBytes: sample.rss });
+        timeline.push({ at: Date.now(), rssBytes: sample.rss, anonBytes: sample.anon });
         peak = {
           hwm: Math.max(peak?.hwm ?? 0, sample.hwm),
           anon: Math.max(peak?.anon ?? 0, sample.anon),

@@ -20,6 +20,7 @@ function peak(peakRssMb: number, growthMb = 0): PeakMemory {
     peakRssBytes: peakRssMb * MB,
     peakAnonBytes: undefined,
     growthBytes: growthMb * MB,
+    anonGrowthBytes: undefined,
     polls: 1000,
   };
 }
@@ -141,16 +142,30 @@ describe('markdownTable', () => {
 });
 
 describe('growthOf', () => {
-  it('is the resident set at the last poll minus at poll 100', () => {
+  it('is the resident set at the last poll minus at poll 100, when there were fewer than 1,000', () => {
     const polls = Array.from({ length: 150 }, (_, index) => 1000 + index * 10);
     const timeline = [
-      { at: 900, rssBytes: 40 * MB },
-      { at: 1985, rssBytes: 60 * MB },
-      { at: 2400, rssBytes: 70 * MB },
-      { at: 2495, rssBytes: 62 * MB },
+      { at: 900, rssBytes: 40 * MB, anonBytes: 10 * MB },
+      { at: 1985, rssBytes: 60 * MB, anonBytes: 20 * MB },
+      { at: 2400, rssBytes: 70 * MB, anonBytes: 23 * MB },
+      { at: 2495, rssBytes: 62 * MB, anonBytes: 21 * MB },
     ];
     // Poll 100 is at 1990 (60 MB then), the last poll at 2490 (70 MB then).
     expect(growthOf(timeline, polls)).toBe(10 * MB);
+    expect(growthOf(timeline, polls, 'anonBytes')).toBe(3 * MB);
     expect(growthOf(timeline, polls.slice(0, 99))).toBeUndefined();
+  });
+
+  it('stops at poll 1,000 when the run made more', () => {
+    const polls = Array.from({ length: 1200 }, (_, index) => 1000 + index * 10);
+    const timeline = [
+      { at: 1000, rssBytes: 40 * MB, anonBytes: 10 * MB },
+      { at: 1990, rssBytes: 50 * MB, anonBytes: 20 * MB },
+      { at: 10_990, rssBytes: 53 * MB, anonBytes: 22 * MB },
+      { at: 11_000, rssBytes: 90 * MB, anonBytes: 60 * MB },
+    ];
+    // Poll 100 is at 1990, poll 1,000 at 10990: what comes after (poll 1,001 on) is not counted.
+    expect(growthOf(timeline, polls)).toBe(3 * MB);
+    expect(growthOf(timeline, polls, 'anonBytes')).toBe(2 * MB);
   });
 });
