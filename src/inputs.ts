@@ -15,6 +15,7 @@ import type {
   SourceRevisionConfig,
 } from './api/schemas.ts';
 import { SOURCE_KINDS } from './api/schemas.ts';
+import type { CommandName, GitHubReportingSettings } from './model.ts';
 import { parseAge } from './parse/age.ts';
 import {
   checkHeaderValue,
@@ -32,8 +33,6 @@ import {
   parseResourceSpec,
   parseSecrets,
 } from './parse/index.ts';
-import type { GitHubReportingSettings } from './report/github-settings.ts';
-import type { CommandName } from './report/types.ts';
 
 export const COMMANDS = [
   'deploy',

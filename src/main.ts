@@ -17,6 +17,7 @@ import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
+import type { CommandName } from './model.ts';
 import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './parse/index.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
 import type { GitHubReporting } from './report/github.ts';
@@ -27,7 +28,7 @@ import { logSafe } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
-import type { CommandName, CommandReport } from './report/types.ts';
+import type { CommandReport } from './report/types.ts';
 
 const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
   deploy,

@@ -21,7 +21,7 @@
  */
 import type { Revision } from './api/schemas.ts';
 import type { Clock } from './clock.ts';
-import type { TimelineEntry } from './report/types.ts';
+import type { TimelineEntry } from './model.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Statuses

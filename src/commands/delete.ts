@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { formatDuration } from '../parse/index.ts';
+import { formatDuration } from '../report/duration.ts';
 import type { CommandReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment } from './describe.ts';

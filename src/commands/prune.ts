@@ -9,8 +9,8 @@
  */
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
-import { formatDuration } from '../parse/index.ts';
 import { type PullRequestState, planPrune, pullRequestNumberOf } from '../prune-plan.ts';
+import { formatDuration } from '../report/duration.ts';
 import type { CommandReport, PruneEntry, PruneReport } from '../report/types.ts';
 import type { CommandContext, Logger } from './context.ts';
 import { deleteCommand, waitUntilGone } from './delete.ts';

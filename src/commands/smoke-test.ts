@@ -6,8 +6,9 @@
 import { RunStreamError } from '../api/errors.ts';
 import { runStream } from '../api/run-stream.ts';
 import { messageOf } from '../error-message.ts';
-import { formatDuration, keyTransportProblem } from '../parse/index.ts';
+import { keyTransportProblem } from '../parse/index.ts';
 import { ROLLBACK_HOW } from '../production.ts';
+import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { SmokeTestReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';

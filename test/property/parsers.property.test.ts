@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { type ResourceSpec, ResourceSpecSchema, SecretSchema } from '../../src/api/schemas.ts';
 import { parseBoolean } from '../../src/parse/boolean.ts';
-import { formatDuration, parseDuration } from '../../src/parse/duration.ts';
+import { parseDuration } from '../../src/parse/duration.ts';
 import { InputError } from '../../src/parse/input-error.ts';
 import {
   MAX_DEPLOYMENT_NAME_LENGTH,
@@ -17,6 +17,7 @@ import {
 import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/parse/resource-spec.ts';
 import { parseSecrets } from '../../src/parse/secrets.ts';
 import { parseApiUrl } from '../../src/parse/url.ts';
+import { formatDuration } from '../../src/report/duration.ts';
 
 const RUNS = { numRuns: 300 };
 

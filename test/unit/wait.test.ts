@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/api/schemas.ts';
-import type { TimelineEntry } from '../../src/report/types.ts';
+import type { TimelineEntry } from '../../src/model.ts';
 import {
   classifyRevisionStatus,
   DEFAULT_WAIT_OVERRUN_MS,
