@@ -90,7 +90,7 @@ export async function rollBackIfAsked(ctx: CommandContext, point: RollbackPoint)
       readRevision: (signal) => ctx.client.getRevision(point.deploymentId, produced, { signal }),
       clock: ctx.clock,
       pollIntervalMs: settings.pollIntervalMs,
-      timeoutMs: settings.waitTimeoutMs,
+      waitTimeoutMs: settings.waitTimeoutMs,
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,
       onStatusChange: (entry) => {
