@@ -25,7 +25,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   const startedAt = clock.now();
   const events: SmokeTestReport['events'] = [];
   let dataEvents = 0;
-  const timeout = AbortSignal.timeout(smoke.timeoutMs);
+  const timeout = AbortSignal.timeout(smoke.runTimeoutMs);
   const signal = AbortSignal.any([ctx.signal, timeout]);
   let error: string | undefined;
 
@@ -70,7 +70,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
       if (dataEvents === 0) error = 'the run stream ended without any data event';
     } catch (caught) {
       if (timeout.aborted) {
-        error = `no complete answer within smoke-test-timeout ${formatDuration(smoke.timeoutMs)}`;
+        error = `no complete answer within smoke-test-timeout ${formatDuration(smoke.runTimeoutMs)}`;
       } else if (caught instanceof RunStreamError) {
         error = `the run stream sent an error event: ${caught.message}`;
       } else {
