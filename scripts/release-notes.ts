@@ -76,7 +76,7 @@ export function notesForTag(tag: string, changelog: string, packageVersion: stri
   const { version } = releaseVersionOf(tag);
   if (packageVersion !== version) {
     throw new Error(
-      `Tag ${tag} is version ${version}, but package.json has version ${packageVersion}. Set "version" in package.json (and CLIENT_VERSION in src/api/version.ts) to ${version}, commit, and tag that commit.`,
+      `Tag ${tag} is version ${version}, but package.json has version ${packageVersion}. Set "version" in package.json (and CLIENT_VERSION in src/api/transport.ts) to ${version}, commit, and tag that commit.`,
     );
   }
   return releaseNotes(changelog, version);

@@ -6,7 +6,6 @@
  * request, and all problems are reported together, each naming its input.
  */
 import { isAbsolute, join } from 'node:path';
-import { DEFAULT_MIN_MASK_LENGTH } from './api/redact.ts';
 import type {
   AuthenticateRequest,
   Secret,
@@ -15,6 +14,7 @@ import type {
   SourceRevisionConfig,
 } from './api/schemas.ts';
 import { SOURCE_KINDS } from './api/schemas.ts';
+import { DEFAULT_MAX_RETRIES, DEFAULT_MIN_MASK_LENGTH, INPUT_DEFAULTS } from './defaults.ts';
 import type { CommandName, GitHubReportingSettings } from './model.ts';
 import { parseAge } from './parse/age.ts';
 import {
@@ -167,14 +167,15 @@ export function defaultRepoRef(env: Environment): string | undefined {
  */
 export function readSettings(read: InputReader, env: Environment): Settings {
   const inputs = inputReading(read);
-  const command = inputs.parsed('command', (v) => parseChoice('command', v, COMMANDS)) ?? 'deploy';
+  const command =
+    inputs.parsed('command', (v) => parseChoice('command', v, COMMANDS)) ?? INPUT_DEFAULTS.command;
   const api = readApiSettings(inputs);
   const target = readTarget(inputs, command);
   const source = readSourceSettings(inputs, command, env);
   const commandOptions = readCommandOptions(inputs, command, env);
   const github = readGitHubReporting(inputs);
   const waiting = readWaitSettings(inputs, api.url);
-  const dryRun = inputs.flag('dry-run', false);
+  const dryRun = inputs.flag('dry-run', INPUT_DEFAULTS['dry-run']);
   checkRollbackOnFailure(inputs, command, commandOptions.rollbackOnFailure, waiting.wait);
 
   // One problem reads best on its own; several are listed together.
@@ -248,7 +249,7 @@ function readApiSettings({
   flag,
   duration,
 }: InputReading): Partial<Pick<ApiSettings, 'url' | 'key'>> & Omit<ApiSettings, 'url' | 'key'> {
-  const allowInsecureHttp = flag('allow-insecure-http', false);
+  const allowInsecureHttp = flag('allow-insecure-http', INPUT_DEFAULTS['allow-insecure-http']);
   const url = parsed('api-url', (v) => parseApiUrl('api-url', v, { allowInsecureHttp }));
   if (text('api-url') === undefined) {
     problem('api-url', requiredMessage('api-url', 'the control-plane base URL (https://...)'));
@@ -262,16 +263,19 @@ function readApiSettings({
   if (tenantId !== undefined) {
     collector.attempt(() => checkHeaderValue('tenant-id', tenantId, 'the workspace id'));
   }
-  const requestTimeoutMs = duration('request-timeout', '30s');
+  const requestTimeoutMs = duration('request-timeout', INPUT_DEFAULTS['request-timeout']);
   const maxRetries = collector.attempt(() =>
-    parseInteger('max-retries', text('max-retries') ?? '4', { min: 0, max: 10 }),
+    parseInteger('max-retries', text('max-retries') ?? String(INPUT_DEFAULTS['max-retries']), {
+      min: 0,
+      max: 10,
+    }),
   );
   return {
     ...(url === undefined ? {} : { url }),
     ...(key === undefined ? {} : { key }),
     ...(tenantId === undefined ? {} : { tenantId }),
     requestTimeoutMs,
-    maxRetries: maxRetries ?? 4,
+    maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
     allowInsecureHttp,
   };
 }
@@ -306,7 +310,8 @@ function readSourceSettings(
   env: Environment,
 ): Pick<Settings, 'source' | 'sourceConfig' | 'revisionConfig' | 'secrets' | 'minMaskLength'> {
   const { collector, problem, text, parsed, flag } = inputs;
-  const source = parsed('source', (v) => parseChoice('source', v, SOURCE_KINDS)) ?? 'hosted_repo';
+  const source =
+    parsed('source', (v) => parseChoice('source', v, SOURCE_KINDS)) ?? INPUT_DEFAULTS.source;
   const sourceConfig = readSourceConfig(text, parsed, flag, problem);
   const revisionConfig = readRevisionConfig(command, source, text, problem, env);
 
@@ -364,7 +369,7 @@ function readCommandOptions(
       `Input 'revision-id' is '${PREVIOUS_REVISION}', which only 'redeploy' understands. Give a revision id, or leave it empty to read the latest revision.`,
     );
   }
-  const ignoreNotFound = flag('ignore-not-found', true);
+  const ignoreNotFound = flag('ignore-not-found', INPUT_DEFAULTS['ignore-not-found']);
   const listenerId = text('listener-id');
   if (command === 'listener' && listenerId === undefined) {
     problem(
@@ -374,12 +379,12 @@ function readCommandOptions(
   }
 
   const authenticate = readAuthenticate(text, flag);
-  const requireToken = flag('require-token', false);
+  const requireToken = flag('require-token', INPUT_DEFAULTS['require-token']);
   const smokeTest = readSmokeTest(text, duration);
   const checkout = readCheckout(text('working-directory'), env);
   const prune = command === 'prune' ? readPrune(text, collector) : undefined;
-  const skipUnchanged = flag('skip-unchanged', true);
-  const rollbackOnFailure = flag('rollback-on-failure', false);
+  const skipUnchanged = flag('skip-unchanged', INPUT_DEFAULTS['skip-unchanged']);
+  const rollbackOnFailure = flag('rollback-on-failure', INPUT_DEFAULTS['rollback-on-failure']);
   return {
     ...(revisionId === undefined ? {} : { revisionId }),
     ignoreNotFound,
@@ -400,7 +405,7 @@ function readGitHubReporting({ text, flag }: InputReading): GitHubReportingSetti
   const githubEnvironment = text('github-environment');
   return {
     ...(githubToken === undefined ? {} : { token: githubToken }),
-    prComment: flag('pr-comment', true),
+    prComment: flag('pr-comment', INPUT_DEFAULTS['pr-comment']),
     ...(githubEnvironment === undefined ? {} : { environment: githubEnvironment }),
   };
 }
@@ -410,13 +415,13 @@ function readWaitSettings(
   { flag, duration }: InputReading,
   apiUrl: string | undefined,
 ): Pick<Settings, 'wait' | 'waitTimeoutMs' | 'pollIntervalMs'> {
-  const wait = flag('wait', true);
-  const waitTimeoutMs = duration('wait-timeout', '30m');
+  const wait = flag('wait', INPUT_DEFAULTS.wait);
+  const waitTimeoutMs = duration('wait-timeout', INPUT_DEFAULTS['wait-timeout']);
   const pollBounds =
     apiUrl !== undefined && isLoopbackUrl(apiUrl)
       ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
       : DURATION_BOUNDS['poll-interval'];
-  const pollIntervalMs = duration('poll-interval', '10s', pollBounds);
+  const pollIntervalMs = duration('poll-interval', INPUT_DEFAULTS['poll-interval'], pollBounds);
   return { wait, waitTimeoutMs, pollIntervalMs };
 }
 
@@ -541,12 +546,12 @@ function readSmokeTest(
   duration: (name: 'smoke-test-timeout', fallback: string) => number,
 ): SmokeTestSettings | undefined {
   const assistantId = text('smoke-test-assistant');
-  const runTimeoutMs = duration('smoke-test-timeout', '2m');
+  const runTimeoutMs = duration('smoke-test-timeout', INPUT_DEFAULTS['smoke-test-timeout']);
   if (assistantId === undefined) return undefined;
   return {
     assistantId,
-    message: text('smoke-test-message') ?? 'ping',
-    streamMode: text('smoke-test-stream-mode') ?? 'updates',
+    message: text('smoke-test-message') ?? INPUT_DEFAULTS['smoke-test-message'],
+    streamMode: text('smoke-test-stream-mode') ?? INPUT_DEFAULTS['smoke-test-stream-mode'],
     runTimeoutMs,
   };
 }
@@ -578,7 +583,7 @@ function readPrune(text: Text, collector: InputErrorCollector): PruneSettings | 
       ),
     );
   }
-  const maxAge = text('max-age') ?? '7d';
+  const maxAge = text('max-age') ?? INPUT_DEFAULTS['max-age'];
   const maxAgeMs = collector.attempt(() => parseAge('max-age', maxAge));
   if (namePrefix === undefined || maxAgeMs === undefined) return undefined;
   return { namePrefix, maxAgeMs, maxAge };

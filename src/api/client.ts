@@ -6,20 +6,18 @@
  * checked with the lenient ones, and a body that does not fit is an ApiError, not a crash.
  * Retries (see http.ts): GET, PATCH and DELETE are retried on transport errors, timeouts, 429
  * and 502/503/504; POSTs only when the server cannot have acted on them, and creating a
- * deployment recovers from a lost answer by looking the name up (see create-deployment.ts).
+ * deployment recovers from a lost answer by looking the name up (see createDeploymentOnce).
+ * The run stream of a deployed app (run-stream.ts) goes through the same connection pool.
  */
-import { createDeploymentOnce } from './create-deployment.ts';
-import { type ApiError, DuplicateNameError } from './errors.ts';
-import { invalidResponseError } from './failures.ts';
+import { ApiError, checkRequest, DuplicateNameError, invalidResponseError } from './errors.ts';
 import {
   HttpClient,
   type HttpClientOptions,
   type HttpRequest,
   type WriteInFlight,
 } from './http.ts';
-import { listQueryParams } from './list-query.ts';
 import { paginate } from './pagination.ts';
-import { checkRequest } from './request-check.ts';
+import { type RunStreamCall, runStream } from './run-stream.ts';
 import {
   type AuthenticateRequest,
   AuthenticateRequestSchema,
@@ -40,6 +38,7 @@ import {
   type Revision,
   RevisionListSchema,
   RevisionSchema,
+  type RunStreamChunk,
 } from './schemas.ts';
 
 export type { WriteInFlight } from './http.ts';
@@ -71,9 +70,13 @@ function segment(value: string): string {
 
 export class ControlPlaneClient {
   readonly #http: HttpClient;
+  readonly #apiKey: string;
+  readonly #userAgent: string | undefined;
 
   constructor(options: ControlPlaneClientOptions) {
     this.#http = new HttpClient(options);
+    this.#apiKey = options.apiKey;
+    this.#userAgent = options.userAgent;
   }
 
   /** How many writes this client has sent, answered or not. */
@@ -323,6 +326,21 @@ export class ControlPlaneClient {
     return unsupported ? undefined : revisions;
   }
 
+  /**
+   * Runs an assistant once on a deployed app and yields the chunks of its run stream (see
+   * run-stream.ts): through this client's connection pool and proxies, with its API key (and no
+   * X-Tenant-Id), User-Agent and redaction. Never retried.
+   */
+  runStream(call: RunStreamCall): AsyncGenerator<RunStreamChunk, void, undefined> {
+    return runStream({
+      ...call,
+      apiKey: this.#apiKey,
+      ...(this.#userAgent === undefined ? {} : { userAgent: this.#userAgent }),
+      dispatcher: this.#http.dispatcher,
+      redact: this.#http.redactorFor(),
+    });
+  }
+
   /** See DeleteOutcome for the mapping of 404 and 405. */
   async deleteDeployment(deploymentId: string, options: CallOptions = {}): Promise<DeleteOutcome> {
     const answer = await this.#http.send({
@@ -335,5 +353,97 @@ export class ControlPlaneClient {
     if (answer.status === 404) return 'not-found';
     if (answer.status === 405) return 'unsupported';
     return 'deleted';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// List query
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A ListDeploymentsQuery as the query string of GET /v2/deployments. Arrays are sent as comma lists (`tag_value_ids=a,b`), booleans as `true`/`false`. An empty
+ * list is left out: it would filter by nothing rather than filter nothing.
+ */
+export function listQueryParams(query: ListDeploymentsQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    params.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return params;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Create, never twice
+// ---------------------------------------------------------------------------------------------
+
+/*
+ * Creating a deployment without ever creating two.
+ *
+ * POST /v2/deployments is not idempotent: if the answer is lost (the connection drops after the
+ * request was sent, a timeout, a 5xx) the deployment may exist even though we got no answer.
+ * Sending the POST again would then either fail with 409 or, worse, race with the first one.
+ * So after a lost answer the deployment is looked up by its (unique) name first; only when it
+ * is not there is the POST sent again, after the usual backoff. A 409 on such a repeat means
+ * the earlier attempt did create it (it became visible between the lookup and the repeat), so
+ * it is looked up again and returned.
+ *
+ * A deployment found this way is the one this request created, unless another job created the
+ * same name at the same moment: the name is the deployment's identity, so both cases mean "the
+ * deployment with this name now exists", and the caller gets it like any created one.
+ */
+
+export type LookupByName = (
+  name: string,
+  signal: AbortSignal | undefined,
+) => Promise<Deployment | undefined>;
+
+export async function createDeploymentOnce(
+  http: HttpClient,
+  body: CreateDeploymentRequest,
+  lookup: LookupByName,
+  signal: AbortSignal | undefined,
+): Promise<Deployment> {
+  const request: HttpRequest = {
+    method: 'POST',
+    path: '/v2/deployments',
+    body,
+    subject: { kind: 'deployment-name', name: body.name },
+    secrets: body.secrets.map((secret) => secret.value),
+    signal,
+  };
+  const redact = http.redactorFor(request.secrets);
+  let answerLost = false;
+  let attempts = 0;
+  for (;;) {
+    try {
+      return await http.json({ ...request, previousAttempts: attempts }, DeploymentSchema);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      attempts = error.attempts;
+      const conflictAfterLoss = answerLost && error.status === 409;
+      if (!error.answerLost && !conflictAfterLoss) throw error;
+      answerLost = true;
+
+      const why = conflictAfterLoss
+        ? '409 after a lost answer'
+        : `answer lost (${error.code ?? error.status})`;
+      http.log(`POST /v2/deployments: ${why}; looking up deployment ${body.name}`, redact);
+      const found = await lookup(body.name, signal);
+      if (found) {
+        http.log(
+          `POST /v2/deployments: deployment ${body.name} exists (${found.id}); not sending again`,
+          redact,
+        );
+        return found;
+      }
+      if (conflictAfterLoss || !error.retryable || attempts > http.policy.maxRetries) throw error;
+      const wait = http.retryDelay(attempts - 1, error.retryAfterMs);
+      http.log(
+        `POST /v2/deployments: not created; retry ${attempts}/${http.policy.maxRetries} in ${wait} ms`,
+        redact,
+      );
+      await http.pause(wait, signal);
+    }
   }
 }

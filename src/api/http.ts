@@ -6,30 +6,28 @@
  * `retry` callback would take an injected sleep and random source, but it can only answer
  * "send the same request again" or "give up". Creating a deployment (POST, not idempotent)
  * needs something else between attempts: look the deployment up by name and return it instead
- * of sending the POST again (see create-deployment.ts). That loop has to live above undici
+ * of sending the POST again (see createDeploymentOnce in client.ts). That loop has to live above undici
  * anyway, and one loop for every request keeps one policy, one attempt count for error
- * messages, and one debug line per attempt. undici does everything below it: connections,
- * keep-alive, and not following redirects (undici's `request` never follows them unless a
- * redirect interceptor is composed in, so X-Api-Key never travels to another host).
+ * messages, and one debug line per attempt. One attempt goes through transport.ts; undici does
+ * everything below it: connections, keep-alive, and not following redirects.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from './bounded-body.ts';
-import { createDispatcher } from './dispatcher.ts';
-import { type ErrorBody, parseErrorBody } from './error-body.ts';
-import type { ApiError } from './errors.ts';
+import { DEFAULT_MIN_MASK_LENGTH, DEFAULT_REQUEST_TIMEOUT_MS } from '../defaults.ts';
 import {
+  type ApiError,
   describeLocation,
+  type ErrorBody,
   httpFailure,
   invalidResponseError,
+  parseErrorBody,
   type RequestContext,
   redirectFailure,
   type Subject,
   transportFailureError,
-} from './failures.ts';
-import { requestHeaders } from './headers.ts';
-import { createRedactor, DEFAULT_MIN_MASK_LENGTH, type Redact } from './redact.ts';
+} from './errors.ts';
+import { createRedactor, type Redact } from './redact.ts';
 import {
   IDEMPOTENT_METHODS,
   parseRetryAfter,
@@ -39,15 +37,22 @@ import {
   retryDelayMs,
 } from './retry-policy.ts';
 import {
+  AnswerTooLargeError,
   classifyTransportError,
+  createDispatcher,
+  MAX_ANSWER_BYTES,
+  readBounded,
+  requestHeaders,
+  sendRequest,
   type TransportFailure,
   timeoutFailure,
-} from './transport-failure.ts';
+} from './transport.ts';
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+/** The deadline of one attempt when none is given: the `request-timeout` input's default. */
+export const DEFAULT_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 
 export interface HttpClientOptions {
   baseUrl: string;
@@ -70,7 +75,7 @@ export interface HttpClientOptions {
   minSecretLength?: number;
   /**
    * Where requests go; by default a private connection pool (honouring the proxy variables of
-   * process.env, see dispatcher.ts) that `close()` shuts.
+   * process.env, see createDispatcher in transport.ts) that `close()` shuts.
    */
   dispatcher?: Dispatcher;
   /** The most read from an answer; more is an error for a success answer. Default MAX_ANSWER_BYTES. */
@@ -187,6 +192,11 @@ export class HttpClient {
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? createDispatcher();
     this.#maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+  }
+
+  /** The connection pool every request of this client goes through. */
+  get dispatcher(): Dispatcher {
+    return this.#dispatcher;
   }
 
   /** Closes the private connection pool (not a dispatcher passed in). */
@@ -368,16 +378,15 @@ export class HttpClient {
     const signal = attempt.signal;
     const url = `${this.#baseUrl}${req.path}${req.query?.size ? `?${req.query}` : ''}`;
     try {
-      const response = await request(url, {
+      // The attempt's deadline bounds the whole exchange; the silence bound never outlasts it.
+      const response = await sendRequest({
+        url,
         method: req.method,
         headers: this.#headers,
-        body: req.body === undefined ? null : JSON.stringify(req.body),
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
         signal,
         dispatcher: this.#dispatcher,
-        // The attempt's deadline bounds the whole exchange; these keep undici's own 5-minute
-        // defaults from ever being the longer bound.
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        silenceMs: this.timeoutMs,
       });
       const status = response.statusCode;
       const limit = this.#maxAnswerBytes;

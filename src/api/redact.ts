@@ -17,9 +17,6 @@
 
 export const REDACTED = '***';
 
-/** The default of the `min-mask-length` input, as google-github-actions/get-secretmanager-secrets. */
-export const DEFAULT_MIN_MASK_LENGTH = 4;
-
 const MAX_PASSES = 10;
 
 export type Redact = (text: string) => string;

@@ -4,6 +4,7 @@
  * Pure functions only: the random source and the current time are parameters, so tests pin
  * them and no test ever waits for a real backoff.
  */
+import { DEFAULT_MAX_RETRIES } from '../defaults.ts';
 
 export interface RetryPolicy {
   /** Retries after the first attempt: a request is sent at most `maxRetries + 1` times. */
@@ -17,7 +18,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
-  maxRetries: 4,
+  maxRetries: DEFAULT_MAX_RETRIES,
   baseDelayMs: 1_000,
   maxDelayMs: 30_000,
   maxRetryAfterMs: 60_000,

@@ -1,30 +1,38 @@
 /**
  * POST {deployment_url}/runs/stream: runs an assistant on a deployed application and yields
- * the chunks of its server-sent event stream.
+ * the chunks of its server-sent event stream. It travels like every control-plane request
+ * (transport.ts: the same connection pool and proxies, the same send); ControlPlaneClient's
+ * runStream passes the client's own pool.
  *
  * Never retried: a run is not idempotent, and a half-delivered stream cannot be resumed.
  * Bounded: an event past MAX_EVENT_CHARS, a stream past MAX_RUN_STREAM_BYTES, or a silence
  * past the idle timeout ends it with an error naming the endpoint and the bound.
  */
-import { type Dispatcher, request } from 'undici';
-import { AnswerTooLargeError, MAX_ANSWER_BYTES, readBounded } from './bounded-body.ts';
-import { createDispatcher } from './dispatcher.ts';
-import { parseErrorBody } from './error-body.ts';
-import { type ApiError, RunStreamError } from './errors.ts';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import type { Dispatcher } from 'undici';
 import {
+  type ApiError,
+  checkRequest,
   describeLocation,
   httpFailure,
+  parseErrorBody,
   type RequestContext,
+  RunStreamError,
   redirectFailure,
   transportFailureError,
-} from './failures.ts';
-import { requestHeaders } from './headers.ts';
-import { createRedactor } from './redact.ts';
-import { checkRequest } from './request-check.ts';
+} from './errors.ts';
+import { createRedactor, type Redact } from './redact.ts';
 import { RETRYABLE_STATUSES } from './retry-policy.ts';
 import { type RunStreamChunk, type RunStreamRequest, RunStreamRequestSchema } from './schemas.ts';
-import { RunStreamParser } from './sse.ts';
-import { classifyTransportError } from './transport-failure.ts';
+import {
+  AnswerTooLargeError,
+  classifyTransportError,
+  createDispatcher,
+  MAX_ANSWER_BYTES,
+  readBounded,
+  requestHeaders,
+  sendRequest,
+} from './transport.ts';
 
 /**
  * The longest silence allowed, both before the answer's headers and between two pieces of the
@@ -48,11 +56,22 @@ export interface RunStreamOptions {
   /** See DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS. */
   timeoutMs?: number;
   userAgent?: string;
-  /** Where the request goes; by default a connection pool of its own, closed at the end. */
+  /**
+   * Where the request goes: ControlPlaneClient.runStream passes the client's pool; by default a
+   * pool of its own (made by the same createDispatcher), closed at the end.
+   */
   dispatcher?: Dispatcher;
   /** See MAX_RUN_STREAM_BYTES. */
   maxStreamBytes?: number;
+  /** Redacts messages; by default the API key alone is redacted. */
+  redact?: Redact;
 }
+
+/** What a caller of ControlPlaneClient.runStream gives: the client supplies the rest. */
+export type RunStreamCall = Pick<
+  RunStreamOptions,
+  'deploymentUrl' | 'body' | 'signal' | 'timeoutMs' | 'maxStreamBytes'
+>;
 
 function streamUrl(deploymentUrl: string): URL {
   const url = new URL(deploymentUrl);
@@ -118,7 +137,7 @@ export async function* runStream(
     method: 'POST',
     path: url.pathname,
     tenantIdSent: false,
-    redact: createRedactor([options.apiKey]),
+    redact: options.redact ?? createRedactor([options.apiKey]),
   };
   const dispatcher = options.dispatcher ?? createDispatcher();
   try {
@@ -139,7 +158,8 @@ async function* streamChunks(
   const maxBytes = options.maxStreamBytes ?? MAX_RUN_STREAM_BYTES;
   let response: Dispatcher.ResponseData;
   try {
-    response = await request(url, {
+    response = await sendRequest({
+      url,
       method: 'POST',
       headers: requestHeaders({
         apiKey: options.apiKey,
@@ -147,10 +167,9 @@ async function* streamChunks(
         accept: 'text/event-stream',
       }),
       body: JSON.stringify(options.body),
-      headersTimeout: idleMs,
-      bodyTimeout: idleMs,
+      signal,
       dispatcher,
-      ...(signal ? { signal } : {}),
+      silenceMs: idleMs,
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
@@ -188,5 +207,84 @@ async function* streamChunks(
   } finally {
     // Ends the connection when the consumer stops early or the run failed mid-stream.
     if (!body.destroyed) body.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server-sent events
+// ---------------------------------------------------------------------------------------------
+
+/*
+ * Turns the text of a run stream (server-sent events) into RunStreamChunks. Pure: it is fed
+ * strings, however the bytes were cut, and returns the chunks each piece completed, so it is
+ * tested without a server.
+ */
+
+/**
+ * Bound on an event still being received: a stream that never ends an event cannot eat memory.
+ * Counted in characters, each at least one byte of the stream, so the cap reads as bytes.
+ */
+export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
+
+/** SSE's name for an event without an `event:` field. */
+const DEFAULT_EVENT = 'message';
+
+/** The data as JSON when it is JSON, else the text as sent. */
+export function parseEventData(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}
+
+export class RunStreamParser {
+  readonly #parser: EventSourceParser;
+  #completed: RunStreamChunk[] = [];
+  #overflow = false;
+  readonly #maxEventChars: number;
+
+  constructor(maxEventChars: number = MAX_EVENT_CHARS) {
+    this.#maxEventChars = maxEventChars;
+    // Comment lines (':' heartbeats) and unknown fields are ignored, as EventSource does.
+    this.#parser = createParser({
+      maxBufferSize: maxEventChars,
+      onEvent: (message: EventSourceMessage) => {
+        this.#completed.push({
+          event: message.event ?? DEFAULT_EVENT,
+          data: parseEventData(message.data),
+        });
+      },
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.#overflow = true;
+      },
+    });
+  }
+
+  /** Feeds the next piece of text; returns the chunks it completed, in order. */
+  feed(text: string): RunStreamChunk[] {
+    if (this.#overflow) throw this.#overflowError();
+    this.#parser.feed(text);
+    if (this.#overflow) throw this.#overflowError();
+    return this.#take();
+  }
+
+  /**
+   * The stream ended. An event cut off before its closing blank line is still delivered: a
+   * server or proxy that closes the connection right after the last `data:` line has said
+   * everything it meant to, and dropping its last chunk would hide the run's final state.
+   */
+  end(): RunStreamChunk[] {
+    return this.feed('\n\n');
+  }
+
+  #take(): RunStreamChunk[] {
+    const completed = this.#completed;
+    this.#completed = [];
+    return completed;
+  }
+
+  #overflowError(): Error {
+    return new AnswerTooLargeError('an event of the run stream', this.#maxEventChars);
   }
 }

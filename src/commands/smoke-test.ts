@@ -1,10 +1,11 @@
 /**
  * The smoke test: after DEPLOYED, one threadless run through the deployed app's run stream. It
  * passes when the stream delivers at least one data event and ends without an `error` event
- * within `smoke-test-timeout`.
+ * within `smoke-test-timeout`. The run goes through the control-plane client's connection pool
+ * (its proxies, its send), and the deadline is kept on the context's Clock.
  */
 import { RunStreamError } from '../api/errors.ts';
-import { runStream } from '../api/run-stream.ts';
+import type { Clock } from '../clock.ts';
 import { messageOf } from '../error-message.ts';
 import { keyTransportProblem } from '../parse/index.ts';
 import { ROLLBACK_HOW } from '../production.ts';
@@ -25,8 +26,6 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   const startedAt = clock.now();
   const events: SmokeTestReport['events'] = [];
   let dataEvents = 0;
-  const timeout = AbortSignal.timeout(smoke.runTimeoutMs);
-  const signal = AbortSignal.any([ctx.signal, timeout]);
   let error: string | undefined;
 
   // The URL comes from the server: the API key goes there only under the rule of `api-url`.
@@ -47,10 +46,11 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   }
 
   await ctx.log.group(`Smoke test: one run of assistant ${smoke.assistantId}`, async () => {
+    const deadline = startDeadline(clock, smoke.runTimeoutMs);
+    const signal = AbortSignal.any([ctx.signal, deadline.signal]);
     try {
-      const stream = runStream({
+      const stream = ctx.client.runStream({
         deploymentUrl,
-        apiKey: ctx.settings.api.key,
         body: {
           assistant_id: smoke.assistantId,
           input: { messages: [{ role: 'user', content: smoke.message }] },
@@ -69,13 +69,15 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
       }
       if (dataEvents === 0) error = 'the run stream ended without any data event';
     } catch (caught) {
-      if (timeout.aborted) {
+      if (deadline.signal.aborted) {
         error = `no complete answer within smoke-test-timeout ${formatDuration(smoke.runTimeoutMs)}`;
       } else if (caught instanceof RunStreamError) {
         error = `the run stream sent an error event: ${caught.message}`;
       } else {
         error = messageOf(caught);
       }
+    } finally {
+      deadline.stop();
     }
   });
 
@@ -99,6 +101,24 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
         : '';
     report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.${rollback}`;
   }
+}
+
+interface Deadline {
+  /** Aborted when the time is up. */
+  signal: AbortSignal;
+  /** Ends the wait for the deadline (the run is over): nothing is left pending on the clock. */
+  stop(): void;
+}
+
+/** A signal that `clock` aborts `ms` from now. */
+function startDeadline(clock: Clock, ms: number): Deadline {
+  const timeUp = new AbortController();
+  const stopped = new AbortController();
+  clock.sleep(ms, stopped.signal).then(
+    () => timeUp.abort(new Error(`no complete answer within ${ms} ms`)),
+    () => {}, // stopped first: the run ended in time
+  );
+  return { signal: timeUp.signal, stop: () => stopped.abort() };
 }
 
 /** The URL without a user:password@ part, for messages. */

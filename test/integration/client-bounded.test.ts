@@ -6,10 +6,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_ANSWER_BYTES } from '../../src/api/bounded-body.ts';
 import { ControlPlaneClient } from '../../src/api/client.ts';
 import { ApiError } from '../../src/api/errors.ts';
 import { runStream } from '../../src/api/run-stream.ts';
+import { MAX_ANSWER_BYTES } from '../../src/api/transport.ts';
 
 const API_KEY = 'sk-bounded-0123456789';
 const PIECE = Buffer.alloc(64 * 1024, 'x');

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listQueryParams } from '../../src/api/list-query.ts';
+import { listQueryParams } from '../../src/api/client.ts';
 import {
   AuthenticateRequestSchema as ClientAuthenticateRequest,
   CreateDeploymentRequestSchema as ClientCreateRequest,

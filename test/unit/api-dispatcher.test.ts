@@ -5,7 +5,7 @@ import {
   noProxyEntries,
   proxySettings,
   proxyUrl,
-} from '../../src/api/dispatcher.ts';
+} from '../../src/api/transport.ts';
 
 describe('proxySettings', () => {
   it('is undefined without a proxy variable, or with empty ones', () => {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseErrorBody } from '../../src/api/error-body.ts';
-import type { ApiError } from '../../src/api/errors.ts';
 import {
+  type ApiError,
   describeLocation,
   httpFailure,
   invalidResponseError,
+  parseErrorBody,
   type RequestContext,
   redirectFailure,
   type Subject,
   transportFailureError,
-} from '../../src/api/failures.ts';
+} from '../../src/api/errors.ts';
 import { createRedactor } from '../../src/api/redact.ts';
-import { classifyTransportError, timeoutFailure } from '../../src/api/transport-failure.ts';
+import { classifyTransportError, timeoutFailure } from '../../src/api/transport.ts';
 
 const API_KEY = 'lsv2_sk_0123456789abcdef';
 const SECRET = 'hunter2-db-password';

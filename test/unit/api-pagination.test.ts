@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listQueryParams } from '../../src/api/list-query.ts';
+import { listQueryParams } from '../../src/api/client.ts';
 import { nextPage, type Page, paginate } from '../../src/api/pagination.ts';
-import { CLIENT_VERSION } from '../../src/api/version.ts';
+import { CLIENT_VERSION } from '../../src/api/transport.ts';
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseEventData, RunStreamParser } from '../../src/api/run-stream.ts';
 import type { RunStreamChunk } from '../../src/api/schemas.ts';
-import { parseEventData, RunStreamParser } from '../../src/api/sse.ts';
 
 /** Feeds the pieces in order, then ends the stream; returns every chunk. */
 function parseAll(pieces: string[]): RunStreamChunk[] {
