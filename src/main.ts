@@ -156,7 +156,7 @@ function createClient(settings: Settings, secrets: string[]): ControlPlaneClient
     baseUrl: settings.api.url,
     apiKey: settings.api.key,
     ...(settings.api.tenantId === undefined ? {} : { tenantId: settings.api.tenantId }),
-    timeoutMs: settings.api.requestTimeoutMs,
+    requestTimeoutMs: settings.api.requestTimeoutMs,
     retry: { maxRetries: settings.api.maxRetries },
     secretValues: secrets,
     minSecretLength: settings.minMaskLength,
