@@ -92,7 +92,7 @@ export async function countRequests(
         readRevision: (signal) => client.getRevision(deployment.id, revisionId, { signal }),
         clock,
         pollIntervalMs,
-        timeoutMs: 2 * rolloutMs + 60_000,
+        waitTimeoutMs: 2 * rolloutMs + 60_000,
         isTransientError: (error) => error instanceof ApiError && error.retryable,
       });
       await client.getDeployment(deployment.id);

@@ -15,6 +15,7 @@ import type {
 } from './api/schemas.ts';
 import { SOURCE_KINDS } from './api/schemas.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MIN_MASK_LENGTH, INPUT_DEFAULTS } from './defaults.ts';
+import type { CommandName, GitHubReportingSettings } from './model.ts';
 import { parseAge } from './parse/age.ts';
 import {
   checkHeaderValue,
@@ -32,8 +33,6 @@ import {
   parseResourceSpec,
   parseSecrets,
 } from './parse/index.ts';
-import type { GitHubReportingSettings } from './report/github-settings.ts';
-import type { CommandName } from './report/types.ts';
 
 export const COMMANDS = [
   'deploy',
@@ -67,7 +66,8 @@ export interface SmokeTestSettings {
   assistantId: string;
   message: string;
   streamMode: string;
-  timeoutMs: number;
+  /** `smoke-test-timeout`: how long the whole smoke-test run may take, to its last event. */
+  runTimeoutMs: number;
 }
 
 export interface PruneSettings {
@@ -123,6 +123,7 @@ export interface Settings {
   rollbackOnFailure: boolean;
   github: GitHubReportingSettings;
   wait: boolean;
+  /** `wait-timeout`: the bound on the whole wait for DEPLOYED (or for a deletion to finish). */
   waitTimeoutMs: number;
   pollIntervalMs: number;
   dryRun: boolean;
@@ -160,38 +161,104 @@ export function defaultRepoRef(env: Environment): string | undefined {
   return nonEmpty(env.GITHUB_HEAD_REF) ?? nonEmpty(env.GITHUB_REF_NAME);
 }
 
+/**
+ * Reads every input, one group per step (each step collects its problems rather than throwing),
+ * then reports every problem at once (one on its own, several together), before anything is sent.
+ */
 export function readSettings(read: InputReader, env: Environment): Settings {
-  const collector = new InputErrorCollector();
-  const problem = (input: string, message: string): void => {
-    collector.errors.push(new InputError(input, message));
+  const inputs = inputReading(read);
+  const command =
+    inputs.parsed('command', (v) => parseChoice('command', v, COMMANDS)) ?? INPUT_DEFAULTS.command;
+  const api = readApiSettings(inputs);
+  const target = readTarget(inputs, command);
+  const source = readSourceSettings(inputs, command, env);
+  const commandOptions = readCommandOptions(inputs, command, env);
+  const github = readGitHubReporting(inputs);
+  const waiting = readWaitSettings(inputs, api.url);
+  const dryRun = inputs.flag('dry-run', INPUT_DEFAULTS['dry-run']);
+  checkRollbackOnFailure(inputs, command, commandOptions.rollbackOnFailure, waiting.wait);
+
+  // One problem reads best on its own; several are listed together.
+  const { collector } = inputs;
+  const [onlyError] = collector.errors;
+  if (collector.errors.length === 1 && onlyError) throw onlyError;
+  collector.throwIfAny();
+  // Each of these being undefined recorded an error above, so throwIfAny has thrown.
+  if (api.url === undefined || api.key === undefined) {
+    throw new Error('unreachable: api input missing');
+  }
+  return {
+    command,
+    api: { ...api, url: api.url, key: api.key },
+    target,
+    ...source,
+    ...commandOptions,
+    github,
+    ...waiting,
+    dryRun,
   };
-  const text = (name: string): string | undefined => nonEmpty(read(name).trim());
+}
+
+/** What every step reads inputs with. Problems are collected, not thrown, so all are told. */
+interface InputReading {
+  /** The input as given, untrimmed; '' when not set. */
+  raw: InputReader;
+  collector: InputErrorCollector;
+  /** Records a problem of `input`. */
+  problem: Problem;
+  /** The input, trimmed; undefined when empty. */
+  text: Text;
   /** Parses an optional input: undefined when empty or invalid (the error is collected). */
+  parsed: Parsed;
+  flag: Flag;
+  /** A duration input within its DURATION_BOUNDS (or `bounds`), in ms; 0 when invalid. */
+  duration(
+    name: keyof typeof DURATION_BOUNDS,
+    fallback: string,
+    bounds?: { min: number; max: number },
+  ): number;
+}
+
+function inputReading(read: InputReader): InputReading {
+  const collector = new InputErrorCollector();
+  const text = (name: string): string | undefined => nonEmpty(read(name).trim());
   const parsed = <T>(name: string, parse: (value: string) => T): T | undefined => {
     const value = text(name);
     return value === undefined ? undefined : collector.attempt(() => parse(value));
   };
-  const flag = (name: string, fallback: boolean): boolean =>
-    parsed(name, (v) => parseBoolean(name, v)) ?? fallback;
-  const duration = (
-    name: keyof typeof DURATION_BOUNDS,
-    fallback: string,
-    bounds: { min: number; max: number } = DURATION_BOUNDS[name],
-  ): number => collector.attempt(() => parseDuration(name, text(name) ?? fallback, bounds)) ?? 0;
+  return {
+    raw: read,
+    collector,
+    problem: (input, message) => {
+      collector.errors.push(new InputError(input, message));
+    },
+    text,
+    parsed,
+    flag: (name, fallback) => parsed(name, (v) => parseBoolean(name, v)) ?? fallback,
+    duration: (name, fallback, bounds = DURATION_BOUNDS[name]) =>
+      collector.attempt(() => parseDuration(name, text(name) ?? fallback, bounds)) ?? 0,
+  };
+}
 
-  const command =
-    parsed('command', (v) => parseChoice('command', v, COMMANDS)) ?? INPUT_DEFAULTS.command;
-
+/** The control plane: where, with which key, and how each request is bounded and retried. */
+function readApiSettings({
+  collector,
+  problem,
+  text,
+  parsed,
+  flag,
+  duration,
+}: InputReading): Partial<Pick<ApiSettings, 'url' | 'key'>> & Omit<ApiSettings, 'url' | 'key'> {
   const allowInsecureHttp = flag('allow-insecure-http', INPUT_DEFAULTS['allow-insecure-http']);
-  const apiUrl = parsed('api-url', (v) => parseApiUrl('api-url', v, { allowInsecureHttp }));
+  const url = parsed('api-url', (v) => parseApiUrl('api-url', v, { allowInsecureHttp }));
   if (text('api-url') === undefined) {
     problem('api-url', requiredMessage('api-url', 'the control-plane base URL (https://...)'));
   }
   // Whitespace around a key is a copy-paste accident, not part of it.
-  const apiKey = text('api-key');
-  if (apiKey === undefined) {
+  const key = text('api-key');
+  if (key === undefined) {
     problem('api-key', requiredMessage('api-key', 'the control-plane API key, from a secret'));
-  } else collector.attempt(() => checkHeaderValue('api-key', apiKey, 'the API key'));
+  } else collector.attempt(() => checkHeaderValue('api-key', key, 'the API key'));
   const tenantId = text('tenant-id');
   if (tenantId !== undefined) {
     collector.attempt(() => checkHeaderValue('tenant-id', tenantId, 'the workspace id'));
@@ -203,7 +270,21 @@ export function readSettings(read: InputReader, env: Environment): Settings {
       max: 10,
     }),
   );
+  return {
+    ...(url === undefined ? {} : { url }),
+    ...(key === undefined ? {} : { key }),
+    ...(tenantId === undefined ? {} : { tenantId }),
+    requestTimeoutMs,
+    maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
+    allowInsecureHttp,
+  };
+}
 
+/** Which deployment: `name`, or `deployment-id`; the commands that act on one need either. */
+function readTarget(
+  { problem, text, parsed }: InputReading,
+  command: CommandName,
+): Settings['target'] {
   const name = parsed('name', (v) => parseDeploymentName('name', v));
   const deploymentId = text('deployment-id');
   if (
@@ -216,13 +297,26 @@ export function readSettings(read: InputReader, env: Environment): Settings {
       `Inputs 'name' and 'deployment-id' are both empty; command '${command}' needs one of them. Set 'name' to the deployment's name (lowercase letters, digits, dashes).`,
     );
   }
+  return {
+    ...(name === undefined ? {} : { name }),
+    ...(deploymentId === undefined ? {} : { deploymentId }),
+  };
+}
 
+/** What is deployed: the source, its configuration, the revision's, and the secrets. */
+function readSourceSettings(
+  inputs: InputReading,
+  command: CommandName,
+  env: Environment,
+): Pick<Settings, 'source' | 'sourceConfig' | 'revisionConfig' | 'secrets' | 'minMaskLength'> {
+  const { collector, problem, text, parsed, flag } = inputs;
   const source =
     parsed('source', (v) => parseChoice('source', v, SOURCE_KINDS)) ?? INPUT_DEFAULTS.source;
   const sourceConfig = readSourceConfig(text, parsed, flag, problem);
   const revisionConfig = readRevisionConfig(command, source, text, problem, env);
 
-  const secretsRaw = read('secrets');
+  // Untrimmed: the secrets' own lines and indentation are the parser's to judge.
+  const secretsRaw = inputs.raw('secrets');
   const secrets =
     secretsRaw.trim() === ''
       ? []
@@ -234,7 +328,34 @@ export function readSettings(read: InputReader, env: Environment): Settings {
       max: 1000,
     }),
   );
+  return {
+    source,
+    sourceConfig,
+    revisionConfig,
+    secrets,
+    minMaskLength: minMaskLength ?? DEFAULT_MIN_MASK_LENGTH,
+  };
+}
 
+/** The inputs of one command or another: what to redeploy or read, the smoke test, prune... */
+function readCommandOptions(
+  inputs: InputReading,
+  command: CommandName,
+  env: Environment,
+): Pick<
+  Settings,
+  | 'revisionId'
+  | 'ignoreNotFound'
+  | 'listenerId'
+  | 'authenticate'
+  | 'requireToken'
+  | 'smokeTest'
+  | 'prune'
+  | 'checkout'
+  | 'skipUnchanged'
+  | 'rollbackOnFailure'
+> {
+  const { collector, problem, text, flag, duration } = inputs;
   const revisionId = text('revision-id');
   if (command === 'redeploy' && revisionId === undefined) {
     problem(
@@ -264,65 +385,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const prune = command === 'prune' ? readPrune(text, collector) : undefined;
   const skipUnchanged = flag('skip-unchanged', INPUT_DEFAULTS['skip-unchanged']);
   const rollbackOnFailure = flag('rollback-on-failure', INPUT_DEFAULTS['rollback-on-failure']);
-
-  const githubToken = text('github-token');
-  const githubEnvironment = text('github-environment');
-  const github: GitHubReportingSettings = {
-    ...(githubToken === undefined ? {} : { token: githubToken }),
-    prComment: flag('pr-comment', INPUT_DEFAULTS['pr-comment']),
-    ...(githubEnvironment === undefined ? {} : { environment: githubEnvironment }),
-  };
-
-  const wait = flag('wait', INPUT_DEFAULTS.wait);
-  const waitTimeoutMs = duration('wait-timeout', INPUT_DEFAULTS['wait-timeout']);
-  const pollBounds =
-    apiUrl !== undefined && isLoopbackUrl(apiUrl)
-      ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
-      : DURATION_BOUNDS['poll-interval'];
-  const pollIntervalMs = duration('poll-interval', INPUT_DEFAULTS['poll-interval'], pollBounds);
-  const dryRun = flag('dry-run', INPUT_DEFAULTS['dry-run']);
-  if (rollbackOnFailure && command === 'deploy') {
-    // The rollback follows a failed smoke test: without one it could never happen.
-    if (text('smoke-test-assistant') === undefined) {
-      problem(
-        'rollback-on-failure',
-        "Input 'rollback-on-failure' is true, but 'smoke-test-assistant' is empty: the rollback follows a failed smoke test, and no smoke test would run. Set 'smoke-test-assistant' to an assistant of the app, or remove 'rollback-on-failure'.",
-      );
-    } else if (!wait) {
-      problem(
-        'rollback-on-failure',
-        "Input 'rollback-on-failure' is true, but 'wait' is false: the smoke test, and so the rollback, runs only after waiting for DEPLOYED. Remove 'wait: false', or remove 'rollback-on-failure'.",
-      );
-    }
-  }
-
-  // One problem reads best on its own; several are listed together.
-  const [onlyError] = collector.errors;
-  if (collector.errors.length === 1 && onlyError) throw onlyError;
-  collector.throwIfAny();
-  // Each of these being undefined recorded an error above, so throwIfAny has thrown.
-  if (apiUrl === undefined || apiKey === undefined)
-    throw new Error('unreachable: api input missing');
-
   return {
-    command,
-    api: {
-      url: apiUrl,
-      key: apiKey,
-      ...(tenantId === undefined ? {} : { tenantId }),
-      requestTimeoutMs,
-      maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
-      allowInsecureHttp,
-    },
-    target: {
-      ...(name === undefined ? {} : { name }),
-      ...(deploymentId === undefined ? {} : { deploymentId }),
-    },
-    source,
-    sourceConfig,
-    revisionConfig,
-    secrets,
-    minMaskLength: minMaskLength ?? DEFAULT_MIN_MASK_LENGTH,
     ...(revisionId === undefined ? {} : { revisionId }),
     ignoreNotFound,
     ...(listenerId === undefined ? {} : { listenerId }),
@@ -333,12 +396,54 @@ export function readSettings(read: InputReader, env: Environment): Settings {
     checkout,
     skipUnchanged,
     rollbackOnFailure,
-    github,
-    wait,
-    waitTimeoutMs,
-    pollIntervalMs,
-    dryRun,
   };
+}
+
+/** The GitHub side: the token, the PR comment, the GitHub environment. */
+function readGitHubReporting({ text, flag }: InputReading): GitHubReportingSettings {
+  const githubToken = text('github-token');
+  const githubEnvironment = text('github-environment');
+  return {
+    ...(githubToken === undefined ? {} : { token: githubToken }),
+    prComment: flag('pr-comment', INPUT_DEFAULTS['pr-comment']),
+    ...(githubEnvironment === undefined ? {} : { environment: githubEnvironment }),
+  };
+}
+
+/** Whether to wait for DEPLOYED, for how long, and how often to look. */
+function readWaitSettings(
+  { flag, duration }: InputReading,
+  apiUrl: string | undefined,
+): Pick<Settings, 'wait' | 'waitTimeoutMs' | 'pollIntervalMs'> {
+  const wait = flag('wait', INPUT_DEFAULTS.wait);
+  const waitTimeoutMs = duration('wait-timeout', INPUT_DEFAULTS['wait-timeout']);
+  const pollBounds =
+    apiUrl !== undefined && isLoopbackUrl(apiUrl)
+      ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
+      : DURATION_BOUNDS['poll-interval'];
+  const pollIntervalMs = duration('poll-interval', INPUT_DEFAULTS['poll-interval'], pollBounds);
+  return { wait, waitTimeoutMs, pollIntervalMs };
+}
+
+/** rollback-on-failure follows a failed smoke test, after the wait: both must happen. */
+function checkRollbackOnFailure(
+  { problem, text }: InputReading,
+  command: CommandName,
+  rollbackOnFailure: boolean,
+  wait: boolean,
+): void {
+  if (!rollbackOnFailure || command !== 'deploy') return;
+  if (text('smoke-test-assistant') === undefined) {
+    problem(
+      'rollback-on-failure',
+      "Input 'rollback-on-failure' is true, but 'smoke-test-assistant' is empty: the rollback follows a failed smoke test, and no smoke test would run. Set 'smoke-test-assistant' to an assistant of the app, or remove 'rollback-on-failure'.",
+    );
+  } else if (!wait) {
+    problem(
+      'rollback-on-failure',
+      "Input 'rollback-on-failure' is true, but 'wait' is false: the smoke test, and so the rollback, runs only after waiting for DEPLOYED. Remove 'wait: false', or remove 'rollback-on-failure'.",
+    );
+  }
 }
 
 type Text = (name: string) => string | undefined;
@@ -441,13 +546,13 @@ function readSmokeTest(
   duration: (name: 'smoke-test-timeout', fallback: string) => number,
 ): SmokeTestSettings | undefined {
   const assistantId = text('smoke-test-assistant');
-  const timeoutMs = duration('smoke-test-timeout', INPUT_DEFAULTS['smoke-test-timeout']);
+  const runTimeoutMs = duration('smoke-test-timeout', INPUT_DEFAULTS['smoke-test-timeout']);
   if (assistantId === undefined) return undefined;
   return {
     assistantId,
     message: text('smoke-test-message') ?? INPUT_DEFAULTS['smoke-test-message'],
     streamMode: text('smoke-test-stream-mode') ?? INPUT_DEFAULTS['smoke-test-stream-mode'],
-    timeoutMs,
+    runTimeoutMs,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * run(): settings → command → report. The only place that touches the runner (@actions/core), the
+ * run(): settings → context → command → report. The only place that touches the runner (@actions/core), the
  * process and the real clock; everything it calls takes plain values.
  */
 import * as core from '@actions/core';
@@ -17,6 +17,7 @@ import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import { messageOf } from './error-message.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
+import type { CommandName } from './model.ts';
 import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './parse/index.ts';
 import { loadYaml } from './parse/structured-text.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
@@ -28,7 +29,7 @@ import { logSafe } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
-import type { CommandName, CommandReport } from './report/types.ts';
+import type { CommandReport } from './report/types.ts';
 
 const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
   deploy,
@@ -64,6 +65,7 @@ function maskAlways(value: string): void {
   redactor.addAlways(value);
 }
 
+/** settings → context → command → report. */
 export async function run(): Promise<void> {
   const startedAt = Date.now();
   // Mask the key before anything else can print it.
@@ -76,11 +78,51 @@ export async function run(): Promise<void> {
     return;
   }
 
+  const settings = await readSettingsOrReport(startedAt);
+  if (settings === undefined) return;
+  const secrets = maskSecrets(settings);
+  const report: CommandReport = {
+    command: settings.command,
+    outcome: 'failure',
+    headline: '',
+    startedAt,
+    endedAt: startedAt,
+  };
+  const client = createClient(settings, secrets);
+  const cancellation = watchCancellation(report, client, settings.wait);
+  let reporting: GitHubReporting | undefined;
+  try {
+    if (github.runUrl) report.runUrl = github.runUrl;
+    reporting = needsGitHubReporting(settings.github, github, settings.command)
+      ? await startGitHubReporting(settings, github)
+      : undefined;
+    await runCommand(
+      {
+        settings,
+        client,
+        clock: systemClock,
+        signal: cancellation.signal,
+        log: coreLogger,
+        workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
+        mask: maskAlways,
+        report,
+        github,
+      },
+      cancellation,
+    );
+  } finally {
+    cancellation.stop();
+  }
+  report.endedAt = Date.now();
+  await finishReport(report, reporting);
+}
+
+/** The settings; undefined when the inputs are not valid, which the outputs and summary tell. */
+async function readSettingsOrReport(startedAt: number): Promise<Settings | undefined> {
   // `yaml` is loaded only when an input may hold YAML (see loadYaml).
   if (core.getInput('resource-spec').trim() !== '') await loadYaml();
-  let settings: Settings;
   try {
-    settings = readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);
+    return readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);
   } catch (error) {
     // Bad inputs: nothing was sent. The summary says so too, where people look first.
     const command = core.getInput('command').trim();
@@ -92,9 +134,12 @@ export async function run(): Promise<void> {
       startedAt,
       endedAt: Date.now(),
     });
-    return;
+    return undefined;
   }
-  // Every value the log, the summary and a PR comment must never show.
+}
+
+/** Masks every value the log, the summary and a PR comment must never show; returns the secrets. */
+function maskSecrets(settings: Settings): string[] {
   const secrets = secretValues(settings.secrets, settings.minMaskLength);
   for (const value of secrets) {
     core.setSecret(value);
@@ -106,27 +151,42 @@ export async function run(): Promise<void> {
       `Secret ${name} is shorter than min-mask-length (${settings.minMaskLength} characters): it is sent, but not masked in the log (masking so short a value would hide it everywhere in the job's log). If it is a real secret, lower min-mask-length.`,
     );
   }
+  return secrets;
+}
 
-  const report: CommandReport = {
-    command: settings.command,
-    outcome: 'failure',
-    headline: '',
-    startedAt,
-    endedAt: startedAt,
-  };
-  const client = new ControlPlaneClient({
+function createClient(settings: Settings, secrets: string[]): ControlPlaneClient {
+  return new ControlPlaneClient({
     baseUrl: settings.api.url,
     apiKey: settings.api.key,
     ...(settings.api.tenantId === undefined ? {} : { tenantId: settings.api.tenantId }),
-    timeoutMs: settings.api.requestTimeoutMs,
+    requestTimeoutMs: settings.api.requestTimeoutMs,
     retry: { maxRetries: settings.api.maxRetries },
     secretValues: secrets,
     minSecretLength: settings.minMaskLength,
     // The client's debug lines show paths, which hold server-chosen ids.
     debug: (line) => core.debug(logSafe(line)),
   });
-  // On a cancellation, what was in flight is told at once (the answer will be lost), then every
-  // request and the wait are aborted, so the step ends within moments.
+}
+
+interface CancellationWatch {
+  /** Aborted when the runner cancels the job. */
+  signal: AbortSignal;
+  /** What was under way when the job was cancelled; undefined while it was not. */
+  story(): CancellationStory | undefined;
+  /** Stops listening (the command has ended). */
+  stop(): void;
+}
+
+/**
+ * On a cancellation (SIGINT/SIGTERM from the runner), what was in flight is told at once (the
+ * answer will be lost), then every request and the wait are aborted, so the step ends within
+ * moments.
+ */
+function watchCancellation(
+  report: CommandReport,
+  client: ControlPlaneClient,
+  waits: boolean,
+): CancellationWatch {
   const cancellation = new AbortController();
   let cancelledAt: CancellationStory | undefined;
   const cancel = (signal: NodeJS.Signals): void => {
@@ -134,33 +194,30 @@ export async function run(): Promise<void> {
       report,
       writes: client.writesInFlight(),
       writesSent: client.writesSent,
-      waits: settings.wait,
+      waits,
     });
     core.info(logSafe(`Cancellation received (${signal}): ${cancelledAt.notice}.`));
     cancellation.abort(new Error(`the job was cancelled (${signal})`));
   };
   process.once('SIGINT', cancel);
   process.once('SIGTERM', cancel);
+  return {
+    signal: cancellation.signal,
+    story: () => cancelledAt,
+    stop: () => {
+      process.removeListener('SIGINT', cancel);
+      process.removeListener('SIGTERM', cancel);
+    },
+  };
+}
 
-  if (github.runUrl) report.runUrl = github.runUrl;
-  const reporting = needsGitHubReporting(settings.github, github, settings.command)
-    ? await startGitHubReporting(settings, github)
-    : undefined;
-
-  const handler = COMMAND_HANDLERS[settings.command];
+/** Runs the command; whatever it throws becomes the report's failure (or cancellation). */
+async function runCommand(ctx: CommandContext, cancellation: CancellationWatch): Promise<void> {
+  const { report } = ctx;
   try {
-    await handler({
-      settings,
-      client,
-      clock: systemClock,
-      signal: cancellation.signal,
-      log: coreLogger,
-      workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
-      mask: maskAlways,
-      report,
-      github,
-    });
+    await COMMAND_HANDLERS[ctx.settings.command](ctx);
   } catch (error) {
+    const cancelledAt = cancellation.story();
     if (cancelledAt) {
       report.outcome = 'cancelled';
       report.reason = cancelledAt.reason;
@@ -176,11 +233,14 @@ export async function run(): Promise<void> {
       // An unexpected error is a bug of ours: its stack helps a maintainer, with step debug on.
       core.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
-  } finally {
-    process.removeListener('SIGINT', cancel);
-    process.removeListener('SIGTERM', cancel);
   }
-  report.endedAt = Date.now();
+}
+
+/** The report, secrets removed, to the GitHub deployment / PR comment, the outputs and summary. */
+async function finishReport(
+  report: CommandReport,
+  reporting: GitHubReporting | undefined,
+): Promise<void> {
   const shown = redactReport(report);
   try {
     await reporting?.finish(shown);

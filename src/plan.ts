@@ -13,8 +13,8 @@ import type {
   SourceKind,
   SourceRevisionConfig,
 } from './api/schemas.ts';
+import type { FieldChange } from './model.ts';
 import { InputError } from './parse/index.ts';
-import type { FieldChange } from './report/types.ts';
 
 export interface DesiredDeployment {
   name?: string;

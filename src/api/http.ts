@@ -58,8 +58,8 @@ export interface HttpClientOptions {
   baseUrl: string;
   apiKey: string;
   tenantId?: string;
-  /** Deadline of one attempt, from sending to the last byte of the answer. */
-  timeoutMs?: number;
+  /** `request-timeout`: deadline of one attempt, from sending to the last byte of the answer. */
+  requestTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   sleep?: Sleep;
   /** Numbers in [0, 1) for the backoff jitter. */
@@ -154,7 +154,7 @@ function describeIssues(error: z.ZodError): string {
 
 export class HttpClient {
   readonly policy: RetryPolicy;
-  readonly timeoutMs: number;
+  readonly requestTimeoutMs: number;
   readonly #baseUrl: string;
   readonly #headers: Record<string, string>;
   readonly #tenantIdSent: boolean;
@@ -179,7 +179,7 @@ export class HttpClient {
     // Query and fragment of the input are dropped: endpoint paths are appended to the path.
     this.#baseUrl = `${base.origin}${base.pathname}`.replace(/\/+$/, '');
     this.policy = resolveRetryPolicy(options.retry);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#headers = requestHeaders(options);
     this.#tenantIdSent = Boolean(options.tenantId);
     this.#apiKey = options.apiKey;
@@ -372,7 +372,7 @@ export class HttpClient {
     const timer = setTimeout(() => {
       timedOut = true;
       attempt.abort();
-    }, this.timeoutMs);
+    }, this.requestTimeoutMs);
     const cancel = (): void => attempt.abort(req.signal?.reason);
     req.signal?.addEventListener('abort', cancel, { once: true });
     const signal = attempt.signal;
@@ -386,7 +386,7 @@ export class HttpClient {
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         signal,
         dispatcher: this.#dispatcher,
-        silenceMs: this.timeoutMs,
+        silenceMs: this.requestTimeoutMs,
       });
       const status = response.statusCode;
       const limit = this.#maxAnswerBytes;
@@ -403,7 +403,7 @@ export class HttpClient {
       };
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;
-      if (timedOut) return { type: 'no-answer', failure: timeoutFailure(this.timeoutMs) };
+      if (timedOut) return { type: 'no-answer', failure: timeoutFailure(this.requestTimeoutMs) };
       return { type: 'no-answer', failure: classifyTransportError(error) };
     } finally {
       clearTimeout(timer);

@@ -53,8 +53,8 @@ export interface RunStreamOptions {
   apiKey: string;
   body: RunStreamRequest;
   signal?: AbortSignal;
-  /** See DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS. */
-  timeoutMs?: number;
+  /** How long the stream may fall silent; see DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS. */
+  idleTimeoutMs?: number;
   userAgent?: string;
   /**
    * Where the request goes: ControlPlaneClient.runStream passes the client's pool; by default a
@@ -70,7 +70,7 @@ export interface RunStreamOptions {
 /** What a caller of ControlPlaneClient.runStream gives: the client supplies the rest. */
 export type RunStreamCall = Pick<
   RunStreamOptions,
-  'deploymentUrl' | 'body' | 'signal' | 'timeoutMs' | 'maxStreamBytes'
+  'deploymentUrl' | 'body' | 'signal' | 'idleTimeoutMs' | 'maxStreamBytes'
 >;
 
 function streamUrl(deploymentUrl: string): URL {
@@ -154,7 +154,7 @@ async function* streamChunks(
   dispatcher: Dispatcher,
 ): AsyncGenerator<RunStreamChunk, void, undefined> {
   const { signal } = options;
-  const idleMs = options.timeoutMs ?? DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS;
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS;
   const maxBytes = options.maxStreamBytes ?? MAX_RUN_STREAM_BYTES;
   let response: Dispatcher.ResponseData;
   try {

@@ -406,10 +406,10 @@ export function classifyTransportError(error: unknown): TransportFailure {
   };
 }
 
-export function timeoutFailure(timeoutMs: number): TransportFailure {
+export function timeoutFailure(requestTimeoutMs: number): TransportFailure {
   return {
     code: 'TIMEOUT',
-    description: `no complete answer within ${timeoutMs} ms`,
+    description: `no complete answer within ${requestTimeoutMs} ms`,
     retryable: true,
     unprocessed: false,
   };

@@ -5,7 +5,8 @@
  */
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { formatDuration } from '../parse/index.ts';
+import { type PollOutcome, pollUntil } from '../poll.ts';
+import { formatDuration } from '../report/duration.ts';
 import type { CommandReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment } from './describe.ts';
@@ -109,35 +110,56 @@ async function stillUndeleted(ctx: CommandContext, deploymentId: string): Promis
   }
 }
 
-/** Polls the deployment until it answers 404 (it shows AWAITING_DELETE meanwhile). */
-export async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
-  const { clock, settings, report } = ctx;
-  const deadline = clock.now() + settings.waitTimeoutMs;
-  for (;;) {
-    const readAt = clock.now();
-    try {
-      const current = await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
-      if (current.status) recordDeletion(report, current.status);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        report.outcome = 'success';
-        recordDeletion(report, DELETED_STATUS);
-        return;
+/** What a read of a deployment being deleted shows: gone (404), or still there with its status. */
+export type DeploymentSeen = { gone: true } | { gone: false; status?: string | undefined };
+
+/**
+ * Polls the deployment until it answers 404 (it shows AWAITING_DELETE meanwhile), within
+ * `waitTimeoutMs`, by the rules of every wait (poll.ts). `onStatus` is told each status seen.
+ */
+export function pollUntilGone(
+  ctx: CommandContext,
+  deploymentId: string,
+  waitTimeoutMs: number,
+  onStatus?: (status: string) => void,
+): Promise<PollOutcome<DeploymentSeen>> {
+  return pollUntil<DeploymentSeen>({
+    read: async (signal, retryDeadline) => {
+      try {
+        const current = await ctx.client.getDeployment(deploymentId, { signal, retryDeadline });
+        return { gone: false, status: current.status ?? undefined };
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return { gone: true };
+        throw error;
       }
-      if (ctx.signal.aborted) break;
-      throw error;
-    }
-    if (ctx.signal.aborted || clock.now() >= deadline) break;
-    const untilNext = Math.min(readAt + settings.pollIntervalMs, deadline) - clock.now();
-    try {
-      await clock.sleep(Math.max(0, untilNext), ctx.signal);
-    } catch {
-      break;
-    }
+    },
+    isDone: (seen) => seen.gone,
+    onValue: (seen) => {
+      if (!seen.gone && seen.status) onStatus?.(seen.status);
+    },
+    clock: ctx.clock,
+    pollIntervalMs: ctx.settings.pollIntervalMs,
+    waitTimeoutMs,
+    signal: ctx.signal,
+  });
+}
+
+/** Waits until the deployment is gone, and tells the report how that ended. */
+export async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
+  const { settings, report } = ctx;
+  const outcome = await pollUntilGone(ctx, deploymentId, settings.waitTimeoutMs, (status) =>
+    recordDeletion(report, status),
+  );
+  if (outcome.kind === 'done') {
+    report.outcome = 'success';
+    recordDeletion(report, DELETED_STATUS);
+    return;
   }
+  if (outcome.kind === 'error') throw outcome.error;
   const status = report.deployment?.status ?? 'AWAITING_DELETE';
-  report.outcome = ctx.signal.aborted ? 'cancelled' : 'timeout';
-  report.reason = ctx.signal.aborted
+  const cancelled = outcome.kind === 'cancelled';
+  report.outcome = cancelled ? 'cancelled' : 'timeout';
+  report.reason = cancelled
     ? `The job was cancelled while deployment ${deploymentId} was ${status}; the deletion goes on on the server.`
     : `Deployment ${deploymentId} was still ${status} after ${formatDuration(settings.waitTimeoutMs)}.`;
   report.nextStep =

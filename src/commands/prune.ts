@@ -9,11 +9,11 @@
  */
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
-import { formatDuration } from '../parse/index.ts';
 import { type PullRequestState, planPrune, pullRequestNumberOf } from '../prune-plan.ts';
+import { formatDuration } from '../report/duration.ts';
 import type { CommandReport, PruneEntry, PruneReport } from '../report/types.ts';
 import type { CommandContext, Logger } from './context.ts';
-import { deleteCommand, waitUntilGone } from './delete.ts';
+import { deleteCommand, pollUntilGone } from './delete.ts';
 
 export async function prune(ctx: CommandContext): Promise<void> {
   const { settings, client, log, report } = ctx;
@@ -117,9 +117,7 @@ async function readPullRequests(
 async function deleteOne(ctx: CommandContext, entry: PruneEntry): Promise<void> {
   const scratch = scratchReport(ctx);
   try {
-    await deleteCommand(
-      subContext(ctx, entry, scratch, { wait: false, waitTimeoutMs: ctx.settings.waitTimeoutMs }),
-    );
+    await deleteCommand(subContext(ctx, entry, scratch));
   } catch (error) {
     scratch.outcome = 'failure';
     scratch.reason = messageOf(error);
@@ -140,10 +138,10 @@ async function waitForAll(ctx: CommandContext, doomed: readonly PruneEntry[]): P
   const deadline = ctx.clock.now() + ctx.settings.waitTimeoutMs;
   await ctx.log.group(`Waiting until ${deleted.length} deployment(s) are gone`, async () => {
     for (const entry of deleted) {
-      const scratch = scratchReport(ctx);
       const waitTimeoutMs = Math.max(0, deadline - ctx.clock.now());
-      await waitUntilGone(subContext(ctx, entry, scratch, { wait: true, waitTimeoutMs }), entry.id);
-      if (scratch.outcome !== 'success') entry.result = 'awaiting-delete';
+      const outcome = await pollUntilGone(ctx, entry.id, waitTimeoutMs);
+      if (outcome.kind === 'error') throw outcome.error;
+      if (outcome.kind !== 'done') entry.result = 'awaiting-delete';
       if (ctx.signal.aborted) return;
     }
   });
@@ -185,13 +183,11 @@ function scratchReport(ctx: CommandContext): CommandReport {
   return { command: 'delete', outcome: 'failure', headline: '', startedAt: now, endedAt: now };
 }
 
-/** The context `command: delete` would get for this one preview, addressed by id and name. */
-function subContext(
-  ctx: CommandContext,
-  entry: PruneEntry,
-  report: CommandReport,
-  wait: { wait: boolean; waitTimeoutMs: number },
-): CommandContext {
+/**
+ * The context `command: delete` would get for this one preview, addressed by id and name; it does
+ * not wait (prune waits for all of them at once).
+ */
+function subContext(ctx: CommandContext, entry: PruneEntry, report: CommandReport): CommandContext {
   return {
     ...ctx,
     settings: {
@@ -199,7 +195,7 @@ function subContext(
       target: { deploymentId: entry.id, name: entry.name },
       ignoreNotFound: true,
       dryRun: false,
-      ...wait,
+      wait: false,
     },
     report,
     log: flatGroups(ctx.log),

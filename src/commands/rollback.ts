@@ -6,7 +6,7 @@
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
-import { formatDuration } from '../parse/index.ts';
+import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { RollbackReport } from '../report/types.ts';
 import { type WaitOutcome, waitForRevision } from '../wait.ts';
@@ -90,7 +90,7 @@ export async function rollBackIfAsked(ctx: CommandContext, point: RollbackPoint)
       readRevision: (signal) => ctx.client.getRevision(point.deploymentId, produced, { signal }),
       clock: ctx.clock,
       pollIntervalMs: settings.pollIntervalMs,
-      timeoutMs: settings.waitTimeoutMs,
+      waitTimeoutMs: settings.waitTimeoutMs,
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,
       onStatusChange: (entry) => {

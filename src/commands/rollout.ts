@@ -5,12 +5,13 @@
 import { ApiError } from '../api/errors.ts';
 import type { Deployment, Revision } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
-import { formatDuration } from '../parse/index.ts';
+import type { TimelineEntry } from '../model.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from '../poll.ts';
 import { productionAfterFailure } from '../production.ts';
 import { readAfterWrite } from '../read-after-write.ts';
+import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
-import type { TimelineEntry } from '../report/types.ts';
-import { DEFAULT_WAIT_OVERRUN_MS, TimeUp, type WaitOutcome, waitForRevision } from '../wait.ts';
+import { type WaitOutcome, waitForRevision } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { runSmokeTest } from './smoke-test.ts';
@@ -64,7 +65,7 @@ export async function followRevision(
       readRevision,
       clock: ctx.clock,
       pollIntervalMs: settings.pollIntervalMs,
-      timeoutMs: settings.waitTimeoutMs,
+      waitTimeoutMs: settings.waitTimeoutMs,
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,
       onStatusChange: (entry, revision) => {

@@ -7,8 +7,9 @@
 import { RunStreamError } from '../api/errors.ts';
 import type { Clock } from '../clock.ts';
 import { messageOf } from '../error-message.ts';
-import { formatDuration, keyTransportProblem } from '../parse/index.ts';
+import { keyTransportProblem } from '../parse/index.ts';
 import { ROLLBACK_HOW } from '../production.ts';
+import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { SmokeTestReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
@@ -45,7 +46,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   }
 
   await ctx.log.group(`Smoke test: one run of assistant ${smoke.assistantId}`, async () => {
-    const deadline = startDeadline(clock, smoke.timeoutMs);
+    const deadline = startDeadline(clock, smoke.runTimeoutMs);
     const signal = AbortSignal.any([ctx.signal, deadline.signal]);
     try {
       const stream = ctx.client.runStream({
@@ -69,7 +70,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
       if (dataEvents === 0) error = 'the run stream ended without any data event';
     } catch (caught) {
       if (deadline.signal.aborted) {
-        error = `no complete answer within smoke-test-timeout ${formatDuration(smoke.timeoutMs)}`;
+        error = `no complete answer within smoke-test-timeout ${formatDuration(smoke.runTimeoutMs)}`;
       } else if (caught instanceof RunStreamError) {
         error = `the run stream sent an error event: ${caught.message}`;
       } else {

@@ -91,8 +91,8 @@ function checkRange(
   options: DurationOptions,
 ): number {
   const has = `Input '${input}' has ${quote(value)}, which`;
-  const min = options.min === undefined ? undefined : formatDuration(options.min);
-  const max = options.max === undefined ? undefined : formatDuration(options.max);
+  const min = options.min === undefined ? undefined : boundText(options.min);
+  const max = options.max === undefined ? undefined : boundText(options.max);
   // With both bounds the fix names the whole range, so one look tells what is allowed.
   const fix = (alone: string): string =>
     min !== undefined && max !== undefined ? `Use a duration from ${min} to ${max}.` : alone;
@@ -121,21 +121,16 @@ function checkRange(
 }
 
 /**
- * A duration for people, in the same notation parseDuration reads: `850ms` below a second,
- * otherwise whole seconds split into units with zero parts left out (`14m 3s`, `1h 2m`).
+ * A bound as the user would write it, exactly (`100ms`, `1s 500ms`, `6h`): an error message must
+ * not round the rule it states. (Durations for people, rounded, are report/duration.ts's.)
  */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms)) return String(ms);
-  if (ms < 0) return `-${formatDuration(-ms)}`;
-  if (Math.round(ms) < 1000) return `${Math.round(ms)}ms`;
-  const totalSeconds = Math.round(ms / 1000);
-  const parts: [number, string][] = [
-    [Math.floor(totalSeconds / 3600), 'h'],
-    [Math.floor((totalSeconds % 3600) / 60), 'm'],
-    [totalSeconds % 60, 's'],
-  ];
-  return parts
-    .filter(([amount]) => amount > 0)
-    .map(([amount, unit]) => `${amount}${unit}`)
-    .join(' ');
+function boundText(ms: number): string {
+  const parts: string[] = [];
+  let rest = ms;
+  for (const unit of UNITS) {
+    const amount = Math.floor(rest / UNIT_MS[unit]);
+    if (amount > 0) parts.push(`${amount}${unit}`);
+    rest -= amount * UNIT_MS[unit];
+  }
+  return parts.length === 0 ? '0ms' : parts.join(' ');
 }

@@ -2,16 +2,9 @@
  * What decides GitHub reporting, without loading it: main.ts reads this small module first and
  * imports the Octokit-based one (github.ts) only when a run needs it.
  */
-import type { GitHubContext } from './github-context.ts';
-import type { CommandName } from './types.ts';
 
-export interface GitHubReportingSettings {
-  token?: string;
-  /** The `pr-comment` input. */
-  prComment: boolean;
-  /** The `github-environment` input. */
-  environment?: string;
-}
+import type { CommandName, GitHubReportingSettings } from '../model.ts';
+import type { GitHubContext } from './github-context.ts';
 
 /** Commands whose result is worth a PR comment (status is a read: it leaves the comment be). */
 export const COMMENTED_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'delete'];

@@ -5,6 +5,7 @@
  * Nothing here fails a run: every GitHub problem is a warning (see github-api.ts).
  */
 import { getOctokit } from '@actions/github';
+import type { CommandName, GitHubReportingSettings } from '../model.ts';
 import type { GitHubClient, ReporterLog } from './github-api.ts';
 import type { GitHubContext } from './github-context.ts';
 import {
@@ -15,9 +16,9 @@ import {
   githubDescription,
   startGitHubDeployment,
 } from './github-deployment.ts';
-import { COMMENTED_COMMANDS, type GitHubReportingSettings } from './github-settings.ts';
+import { COMMENTED_COMMANDS } from './github-settings.ts';
 import { publishPrComment } from './pr-comment.ts';
-import type { CommandName, CommandReport } from './types.ts';
+import type { CommandReport } from './types.ts';
 
 export type GitHubLog = ReporterLog & {
   info(message: string): void;

@@ -6,7 +6,8 @@
  * whatever the server says. Only fields named here are shown: the report's `token`, `result`
  * and `plan` are for outputs and never reach the summary.
  */
-import { formatDuration } from '../parse/duration.ts';
+import type { FieldChange } from '../model.ts';
+import { formatDuration } from './duration.ts';
 import {
   escapeMarkdown,
   escapeMarkdownLines,
@@ -22,7 +23,6 @@ import { OUTCOME_EMOJI } from './outcome.ts';
 import { formatTimeline } from './timeline.ts';
 import type {
   CommandReport,
-  FieldChange,
   GraphConfigReport,
   Outcome,
   PruneEntry,

@@ -3,9 +3,9 @@
  * waited. The times are when a poll first saw each status, not when the server entered it (the
  * API gives no such time), and the table says so.
  */
-import { formatDuration } from '../parse/duration.ts';
+import type { TimelineEntry } from '../model.ts';
+import { formatDuration } from './duration.ts';
 import { inlineCode, rawMarkdown, type TableCell, table, truncate } from './markdown.ts';
-import type { TimelineEntry } from './types.ts';
 
 /** A flapping server could produce one entry per poll: show the start and the end only. */
 export const MAX_TIMELINE_ROWS = 40;

@@ -1,17 +1,11 @@
 /**
  * What a command did, as plain data. Commands build a CommandReport; the reporters (outputs, job
  * summary, PR comment, GitHub deployment) only read it. Every string that came from the server is
- * raw here: each reporter escapes it for its own medium.
+ * raw here: each reporter escapes it for its own medium. The types other layers share too
+ * (CommandName, TimelineEntry, FieldChange) live in ../model.ts.
  */
 
-export type CommandName =
-  | 'deploy'
-  | 'redeploy'
-  | 'status'
-  | 'delete'
-  | 'listener'
-  | 'authenticate'
-  | 'prune';
+import type { CommandName, FieldChange, TimelineEntry } from '../model.ts';
 
 /** How the run ended, from the user's point of view. */
 export type Outcome =
@@ -34,22 +28,6 @@ export type Action =
   | 'would-create'
   | 'would-patch'
   | 'authenticated';
-
-/** One status of a revision as the action observed it (first seen at a poll). */
-export interface TimelineEntry {
-  status: string;
-  /** Epoch ms when a poll first saw this status. */
-  startedAt: number;
-  /** How long the status lasted as observed, up to the next status or the end of the wait. */
-  durationMs: number;
-}
-
-export interface FieldChange {
-  /** Dotted path, e.g. `source_config.resource_spec.max_scale`. Secrets show names only. */
-  path: string;
-  from: unknown;
-  to: unknown;
-}
 
 export interface SmokeTestReport {
   result: 'passed' | 'failed';

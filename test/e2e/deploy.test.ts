@@ -28,6 +28,9 @@ async function createFirst(): Promise<string> {
 
 describe('deploy', () => {
   it('creates a new deployment and waits for its revision to be DEPLOYED', async () => {
+    // One status per read, so the timeline holds every status however slow the machine (with
+    // time-based steps as short as the poll interval, a loaded machine could miss BUILDING).
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
     const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
 
     expect(run.exitCode).toBe(0);
@@ -60,6 +63,16 @@ describe('deploy', () => {
     expect(run.summary).toContain('Created deployment agent');
     expect(run.summary).toContain('DEPLOYED');
     expect(run.summary).toMatch(/BUILDING/);
+    const timeline = run.summary.split('### Revision timeline')[1]?.split('\n#')[0] ?? '';
+    expect([...timeline.matchAll(/`([A-Z_]+)`/g)].map(([, status]) => status)).toEqual([
+      'CREATING',
+      'QUEUED',
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYED',
+    ]);
     expectNoLeaks(run);
   });
 
@@ -153,7 +166,8 @@ describe('deploy', () => {
   });
 
   it('times out naming the last status and how long each status lasted', async () => {
-    emulator.scriptRevision('agent', { outcome: 'stay', stayAt: 'BUILDING' });
+    // One status per read: the first read sees CREATING however late it comes.
+    emulator.scriptRevision('agent', { outcome: 'stay', stayAt: 'BUILDING', stepEachRead: true });
 
     const run = await runAction({
       inputs: deployInputs(emulator, { 'wait-timeout': '1s', 'poll-interval': '50ms' }),
@@ -171,7 +185,8 @@ describe('deploy', () => {
   });
 
   it('returns right after the create with wait: false', async () => {
-    emulator.scriptRevision('agent', { outcome: 'stay' });
+    // One status per read: the single read sees CREATING however late it comes.
+    emulator.scriptRevision('agent', { outcome: 'stay', stepEachRead: true });
 
     const run = await runAction({ inputs: deployInputs(emulator, { wait: 'false' }), env: ENV });
 

@@ -241,8 +241,9 @@ describe('redeploy previous: a re-run is a no-op', () => {
 
   it('a rollback still rolling out (the first run was cut short) is followed, not started again', async () => {
     const { deploymentId, first } = await twiceDeployed(emulator);
-    // The first rollback job's redeploy, whose wait was cancelled: still rolling out.
-    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 150 });
+    // The first rollback job's redeploy, whose wait was cancelled: still rolling out (one status
+    // per read, so it still is when the run starts, however slow the machine).
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
     const redeployed = await fetch(
       `${emulator.url}/v2/deployments/${deploymentId}/revisions/${first}/redeploy`,
       { method: 'POST', headers: { 'X-Api-Key': API_KEY } },

@@ -93,8 +93,9 @@ describe('status', () => {
   );
 
   it('with wait: true, waits for a revision still rolling out until DEPLOYED', async () => {
-    // Long enough steps that the run starts well before DEPLOYED, however slow the machine.
-    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 300 });
+    // One status per read: the revision is still rolling out when the run starts, and each of its
+    // statuses is seen, however slow the machine.
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
     const deployment = await seedDeployment(emulator);
     const revisionId = deployment.latest_revision_id ?? '';
 

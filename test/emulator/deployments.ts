@@ -155,7 +155,9 @@ export function getRevision(context: EmulatorContext, request: EmulatorRequest):
     if (revision) revision.hiddenReads -= 1;
     return detail(404, `Revision ID ${revisionId} not found`);
   }
-  return json(200, revisionView(context.store, revision));
+  const view = revisionView(context.store, revision);
+  context.store.countRead(revision);
+  return json(200, view);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface StoredRevision {
   supersededAt?: number;
   /** GETs of this revision still to be answered 404 (read-after-write lag). */
   hiddenReads: number;
+  /** RevisionScript.stepEachRead: the GETs answered so far, one status each. */
+  stepsRead?: number;
   /** The deployment's source_config when the revision was made. */
   sourceConfig: SourceConfig;
   sourceRevisionConfig: StoredRevisionConfig;
@@ -194,13 +196,31 @@ export class DeploymentStore {
   }
 
   revisionState(revision: StoredRevision): RevisionState {
+    const now = this.now();
+    if (revision.stepsRead === undefined) {
+      return revisionStateAt(
+        revision.plan,
+        revision.createdAt,
+        revision.stepMs,
+        now,
+        revision.supersededAt,
+      );
+    }
+    if (revision.supersededAt !== undefined && now >= revision.supersededAt) {
+      return { status: 'SKIPPED', since: revision.supersededAt };
+    }
+    // One step per read: as if each read came 1 ms after the previous one.
     return revisionStateAt(
       revision.plan,
       revision.createdAt,
-      revision.stepMs,
-      this.now(),
-      revision.supersededAt,
+      1,
+      revision.createdAt + revision.stepsRead,
     );
+  }
+
+  /** Counts a GET of the revision: with stepEachRead, the next read shows the next status. */
+  countRead(revision: StoredRevision): void {
+    if (revision.stepsRead !== undefined) revision.stepsRead += 1;
   }
 
   /** The newest revision that is DEPLOYED now: what the deployment actually serves. */
@@ -240,6 +260,7 @@ export class DeploymentStore {
       sourceConfig: structuredClone(deployment.sourceConfig),
       sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },
       hiddenReads: this.settings.notFoundAfterWrite,
+      ...(script?.stepEachRead ? { stepsRead: 0 } : {}),
     };
     deployment.revisions.push(revision);
     return revision;

@@ -109,6 +109,11 @@ export interface RevisionScript {
   customStatus?: string;
   /** Overrides EmulatorOptions.stepMs for this revision. */
   stepMs?: number;
+  /**
+   * Moves the revision one status per GET of it (the first GET shows the first status) instead of
+   * one per stepMs: a client that polls sees every status, however slow the machine. Default false.
+   */
+  stepEachRead?: boolean;
 }
 
 export interface RunStreamEvent {

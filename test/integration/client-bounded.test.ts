@@ -199,7 +199,7 @@ describe('run stream', () => {
       response.write('event: values\ndata: {"n":1}\n\n');
     });
 
-    const error = await drain({ url: server.url, timeoutMs: 150 });
+    const error = await drain({ url: server.url, idleTimeoutMs: 150 });
 
     expect(error.code).toBe('UND_ERR_BODY_TIMEOUT');
     expect(error.message).toMatch(

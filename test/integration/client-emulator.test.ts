@@ -353,7 +353,7 @@ describe('retries', () => {
   });
 
   it('times out a slow answer and tries again', async () => {
-    const api = client({ timeoutMs: 50 });
+    const api = client({ requestTimeoutMs: 50 });
     emu.inject({ method: 'GET', path: '/v2/deployments', kind: 'slow', delayMs: 2_000 });
     await api.listDeployments();
     expect(emu.requests).toHaveLength(2);
@@ -363,7 +363,7 @@ describe('retries', () => {
   it('reports a timeout once the budget is spent', async () => {
     emu.inject({ method: 'GET', kind: 'slow', delayMs: 2_000, times: 5 });
     const error = await caught(
-      client({ timeoutMs: 50, retry: { maxRetries: 1 } }).listDeployments(),
+      client({ requestTimeoutMs: 50, retry: { maxRetries: 1 } }).listDeployments(),
     );
     expect(error).toMatchObject({ status: undefined, code: 'TIMEOUT', attempts: 2 });
     expect(error.message).toMatch(/^GET \/v2\/deployments timed out after 2 attempts/);

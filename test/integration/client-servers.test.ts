@@ -433,7 +433,7 @@ describe('creating a deployment after a lost answer', () => {
       const resources = stored.slice(offset);
       reply(response, 200, { resources, offset: offset + resources.length });
     });
-    const result = await client(server.url, { timeoutMs: 100 }).createDeployment(
+    const result = await client(server.url, { requestTimeoutMs: 100 }).createDeployment(
       createBody('slow-one'),
     );
     // The POST never answered: the deployment returned is the one the lookup found.
@@ -541,7 +541,7 @@ describe('run stream over HTTP', () => {
         deploymentUrl: server.url,
         apiKey: API_KEY,
         body,
-        timeoutMs: 50,
+        idleTimeoutMs: 50,
       })) {
         // nothing arrives
       }

@@ -684,6 +684,18 @@ describe('scripted revisions', () => {
     expect(await revisionStatus(other.id, other.latest_revision_id)).toBe('QUEUED');
   });
 
+  it('stepEachRead moves one status per GET of the revision, whatever the clock says', async () => {
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 1000);
+    const seen: unknown[] = [];
+    for (let read = 0; read < HAPPY_PATH.length + 2; read++) {
+      seen.push(await revisionStatus(deployment.id, deployment.latest_revision_id));
+    }
+    expect(seen).toEqual([...HAPPY_PATH, 'DEPLOYED', 'DEPLOYED']);
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(deployment.latest_revision_id);
+  });
+
   it("'unknown-status' shows a status no client knows for one step, then goes on", async () => {
     emulator.scriptRevision('agent', { outcome: 'unknown-status' });
     const deployment = await create('agent');

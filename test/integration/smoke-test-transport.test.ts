@@ -117,7 +117,7 @@ describe('the smoke test', () => {
     expect(ctx.report.smokeTest).toMatchObject({ result: 'passed' });
     expect(agent.paths).toEqual(['/runs/stream']);
     // The deadline's wait on the clock ended with the run: nothing is left pending.
-    expect(clock.sleeps).toEqual([ctx.settings.smokeTest?.timeoutMs]);
+    expect(clock.sleeps).toEqual([ctx.settings.smokeTest?.runTimeoutMs]);
     expect(clock.pendingSleeps).toBe(0);
   });
 
@@ -128,15 +128,15 @@ describe('the smoke test', () => {
     });
     const clock = new FakeClock();
     const ctx = contextFor(server.url, clock, recordingAgent());
-    const timeoutMs = ctx.settings.smokeTest?.timeoutMs ?? 0;
-    expect(timeoutMs).toBe(120_000);
+    const runTimeoutMs = ctx.settings.smokeTest?.runTimeoutMs ?? 0;
+    expect(runTimeoutMs).toBe(120_000);
 
     let done = false;
     const smoke = runSmokeTest(ctx, server.url).then(() => {
       done = true;
     });
     await server.answered;
-    await clock.advance(timeoutMs - 1);
+    await clock.advance(runTimeoutMs - 1);
     expect(done).toBe(false);
     await clock.advance(1);
     await smoke;
@@ -144,7 +144,7 @@ describe('the smoke test', () => {
     expect(ctx.report.smokeTest).toMatchObject({
       result: 'failed',
       error: 'no complete answer within smoke-test-timeout 2m',
-      durationMs: timeoutMs,
+      durationMs: runTimeoutMs,
     });
     expect(ctx.report.outcome).toBe('failure');
   });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { type ResourceSpec, ResourceSpecSchema, SecretSchema } from '../../src/api/schemas.ts';
 import { parseBoolean } from '../../src/parse/boolean.ts';
-import { formatDuration, parseDuration } from '../../src/parse/duration.ts';
+import { parseDuration } from '../../src/parse/duration.ts';
 import { InputError } from '../../src/parse/input-error.ts';
 import {
   MAX_DEPLOYMENT_NAME_LENGTH,
@@ -18,6 +18,7 @@ import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/parse/resourc
 import { parseSecrets } from '../../src/parse/secrets.ts';
 import { loadYaml } from '../../src/parse/structured-text.ts';
 import { parseApiUrl } from '../../src/parse/url.ts';
+import { formatDuration } from '../../src/report/duration.ts';
 
 // The entry loads `yaml` before reading a YAML-capable input; so do these tests.
 await loadYaml();

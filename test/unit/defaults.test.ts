@@ -81,7 +81,7 @@ describe('readSettings with empty inputs', () => {
       assistantId: 'agent',
       message: INPUT_DEFAULTS['smoke-test-message'],
       streamMode: INPUT_DEFAULTS['smoke-test-stream-mode'],
-      timeoutMs: ms('smoke-test-timeout'),
+      runTimeoutMs: ms('smoke-test-timeout'),
     });
     expect(settings.rollbackOnFailure).toBe(INPUT_DEFAULTS['rollback-on-failure']);
     expect(settings.skipUnchanged).toBe(INPUT_DEFAULTS['skip-unchanged']);

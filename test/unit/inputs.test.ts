@@ -277,7 +277,7 @@ describe('command-specific requirements', () => {
       assistantId: 'agent',
       message: 'ping',
       streamMode: 'updates',
-      timeoutMs: 120_000,
+      runTimeoutMs: 120_000,
     });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../src/parse/duration.ts';
+import { parseDuration } from '../../src/parse/duration.ts';
 import { InputError } from '../../src/parse/input-error.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
@@ -80,27 +80,5 @@ describe('parseDuration', () => {
     expect(tooLong.message).toMatch(/which is longer than the maximum of 6h\. Use 6h or less\./);
     expect(parseDuration('wait-timeout', '6h', { max: 6 * 3_600_000 })).toBe(6 * 3_600_000);
     expect(parseDuration('poll-interval', '1s', { min: 1000 })).toBe(1000);
-  });
-});
-
-describe('formatDuration', () => {
-  it.each([
-    [0, '0ms'],
-    [850, '850ms'],
-    [1000, '1s'],
-    [1499, '1s'],
-    [59_600, '1m'],
-    [843_000, '14m 3s'],
-    [3_720_000, '1h 2m'],
-    [3_723_000, '1h 2m 3s'],
-    [90_000_000, '25h'],
-    [-1500, '-2s'],
-  ])('formats %d ms as %j', (ms, text) => {
-    expect(formatDuration(ms)).toBe(text);
-  });
-
-  it('writes what parseDuration reads', () => {
-    expect(parseDuration('x', formatDuration(3_723_000))).toBe(3_723_000);
-    expect(parseDuration('x', formatDuration(850))).toBe(850);
   });
 });

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/api/schemas.ts';
-import type { TimelineEntry } from '../../src/report/types.ts';
+import type { TimelineEntry } from '../../src/model.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, WaitDeadlineReached } from '../../src/poll.ts';
 import {
   classifyRevisionStatus,
-  DEFAULT_WAIT_OVERRUN_MS,
   FAILED_REVISION_STATUSES,
   TERMINAL_REVISION_STATUSES,
-  WaitDeadlineReached,
   type WaitForRevisionOptions,
   type WaitOutcome,
   waitForRevision,
@@ -52,7 +51,7 @@ function wait(
   options: Partial<WaitForRevisionOptions> & Pick<WaitForRevisionOptions, 'readRevision'>,
 ): Promise<WaitOutcome> {
   return clock.run(
-    waitForRevision({ clock, pollIntervalMs: 10 * SECOND, timeoutMs: 30 * MINUTE, ...options }),
+    waitForRevision({ clock, pollIntervalMs: 10 * SECOND, waitTimeoutMs: 30 * MINUTE, ...options }),
   );
 }
 
@@ -158,7 +157,7 @@ describe('waitForRevision: timing contract', () => {
     const outcome = await wait(clock, {
       readRevision: server.read,
       pollIntervalMs: 25 * SECOND,
-      timeoutMs: 60 * SECOND,
+      waitTimeoutMs: 60 * SECOND,
     });
     expect(server.readTimes).toEqual([0, 25, 50, 60].map((s) => s * SECOND));
     expect(clock.sleeps).toEqual([
@@ -187,7 +186,7 @@ describe('waitForRevision: timing contract', () => {
     const outcome = await wait(clock, {
       readRevision: server.read,
       pollIntervalMs: 25 * SECOND,
-      timeoutMs: 60 * SECOND,
+      waitTimeoutMs: 60 * SECOND,
     });
     expect(outcome).toMatchObject({ kind: 'deployed', reads: 4, elapsedMs: 60 * SECOND });
   });
@@ -195,7 +194,7 @@ describe('waitForRevision: timing contract', () => {
   it('with a zero timeout, reads exactly once', async () => {
     const clock = new FakeClock();
     const server = scriptedServer(clock, [[0, 'QUEUED']]);
-    const outcome = await wait(clock, { readRevision: server.read, timeoutMs: 0 });
+    const outcome = await wait(clock, { readRevision: server.read, waitTimeoutMs: 0 });
     expect(outcome).toMatchObject({ kind: 'timeout', reads: 1, lastStatus: 'QUEUED' });
   });
 
@@ -205,7 +204,7 @@ describe('waitForRevision: timing contract', () => {
     const outcome = await wait(clock, {
       readRevision: server.read,
       pollIntervalMs: 10 * SECOND,
-      timeoutMs: 25 * SECOND,
+      waitTimeoutMs: 25 * SECOND,
     });
     // Reads at 0, 10, 20; the third ends at 28 s, past the deadline.
     expect(server.readTimes).toEqual([0, 10, 20].map((s) => s * SECOND));
@@ -217,11 +216,11 @@ describe('waitForRevision: timing contract', () => {
     const readRevision = async () => revision('BUILDING');
     for (const pollIntervalMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       await expect(
-        waitForRevision({ clock, readRevision, pollIntervalMs, timeoutMs: 1000 }),
+        waitForRevision({ clock, readRevision, pollIntervalMs, waitTimeoutMs: 1000 }),
       ).rejects.toThrow(RangeError);
     }
     await expect(
-      waitForRevision({ clock, readRevision, pollIntervalMs: 1000, timeoutMs: -1 }),
+      waitForRevision({ clock, readRevision, pollIntervalMs: 1000, waitTimeoutMs: -1 }),
     ).rejects.toThrow(RangeError);
   });
 });
@@ -302,7 +301,7 @@ describe('waitForRevision: read errors', () => {
     const failures = [new Error('first 503'), transient];
     let reads = 0;
     const outcome = await wait(clock, {
-      timeoutMs: 30 * SECOND,
+      waitTimeoutMs: 30 * SECOND,
       isTransientError: (error) => failures.includes(error as Error),
       readRevision: async () => {
         reads += 1;
@@ -324,7 +323,7 @@ describe('waitForRevision: read errors', () => {
     const clock = new FakeClock();
     const answers: (Revision | Error)[] = [transient, revision('BUILDING'), revision('BUILDING')];
     const outcome = await wait(clock, {
-      timeoutMs: 20 * SECOND,
+      waitTimeoutMs: 20 * SECOND,
       isTransientError,
       readRevision: async () => {
         const answer = answers.shift();
@@ -340,7 +339,7 @@ describe('waitForRevision: read errors', () => {
   it('times out without a revision when no read ever succeeded', async () => {
     const clock = new FakeClock();
     const outcome = await wait(clock, {
-      timeoutMs: 20 * SECOND,
+      waitTimeoutMs: 20 * SECOND,
       isTransientError,
       readRevision: async () => {
         throw transient;
@@ -413,7 +412,7 @@ describe('waitForRevision: cancellation', () => {
       clock,
       readRevision: server.read,
       pollIntervalMs: 10 * SECOND,
-      timeoutMs: 30 * MINUTE,
+      waitTimeoutMs: 30 * MINUTE,
       signal: controller.signal,
     });
     await clock.advance(4 * SECOND);
@@ -439,7 +438,7 @@ describe('waitForRevision: cancellation', () => {
     const waiting = waitForRevision({
       clock,
       pollIntervalMs: 10 * SECOND,
-      timeoutMs: 30 * MINUTE,
+      waitTimeoutMs: 30 * MINUTE,
       signal: controller.signal,
       readRevision: (signal) => {
         reads += 1;
@@ -464,7 +463,7 @@ describe('waitForRevision: cancellation', () => {
     const waiting = waitForRevision({
       clock,
       pollIntervalMs: 10 * SECOND,
-      timeoutMs: MINUTE,
+      waitTimeoutMs: MINUTE,
       signal: controller.signal,
       isTransientError: () => false,
       readRevision: (signal) =>
@@ -565,7 +564,7 @@ describe('waitForRevision: status changes and memory', () => {
     let reads = 0;
     const outcome = await wait(clock, {
       pollIntervalMs: SECOND,
-      timeoutMs: 10_000 * SECOND,
+      waitTimeoutMs: 10_000 * SECOND,
       readRevision: async () => {
         reads += 1;
         // A fresh, large object every time: none of them may be kept but the last.
@@ -643,7 +642,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
     let stoppedWith: unknown;
     let reads = 0;
     const outcome = await wait(clock, {
-      timeoutMs: 30 * SECOND,
+      waitTimeoutMs: 30 * SECOND,
       readRevision: async (signal) => {
         reads += 1;
         if (reads === 1) return revision('BUILDING');
@@ -672,7 +671,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
   it('leaves a read deaf to its signal behind at the same bound', async () => {
     const clock = new FakeClock();
     const outcome = await wait(clock, {
-      timeoutMs: 20 * SECOND,
+      waitTimeoutMs: 20 * SECOND,
       overrunMs: 2 * SECOND,
       readRevision: () => new Promise<Revision>(() => {}),
     });
@@ -684,7 +683,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
     const start = clock.now();
     const retryDeadlines: number[] = [];
     const outcome = await wait(clock, {
-      timeoutMs: 30 * SECOND,
+      waitTimeoutMs: 30 * SECOND,
       isTransientError: () => true,
       // Like a client that retries 503s with Retry-After: 60 and ignores the deadline it is told.
       readRevision: async (signal, retryDeadline) => {
@@ -711,7 +710,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
     const retryDeadlines: number[] = [];
     const outcome = await wait(clock, {
       pollIntervalMs: 10 * SECOND,
-      timeoutMs: 25 * SECOND,
+      waitTimeoutMs: 25 * SECOND,
       readRevision: (signal, retryDeadline) => {
         retryDeadlines.push(retryDeadline - start);
         return server.read(signal);
@@ -735,7 +734,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
     const outcome = await wait(clock, {
       readRevision: server.read,
       pollIntervalMs: 10 * SECOND,
-      timeoutMs: 25 * SECOND,
+      waitTimeoutMs: 25 * SECOND,
     });
     // Reads at 0, 10, 20 s; the third answers at 28 s, inside the 5 s overrun.
     expect(outcome).toMatchObject({ kind: 'deployed', reads: 3, elapsedMs: 28 * SECOND });

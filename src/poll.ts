@@ -1,0 +1,254 @@
+/**
+ * Polling until a condition holds, within a deadline: the one loop behind every wait of the
+ * action (a revision reaching a final status, wait.ts; a deleted deployment answering 404,
+ * commands/delete.ts, for delete and prune).
+ *
+ * Timing contract (benchmarked; test/unit/wait.test.ts pins it with a fake clock):
+ * - The first read happens at once, or one poll interval after the start when the caller
+ *   already holds a fresh `initial` value (e.g. the create/PATCH answer).
+ * - Reads start one poll interval apart, measured from the START of the previous read, so a slow
+ *   read does not stretch the schedule; a read slower than the interval is followed at once.
+ * - The sleep before a read that would fall after the deadline is cut short AT the deadline and
+ *   one final read is made there; only a read that ends at or after the deadline can declare a
+ *   timeout. So a change is seen at most one poll interval after it happens, and a condition
+ *   that comes true exactly at the deadline still counts.
+ * - Cancelling the signal ends the wait at once, in the middle of a sleep or of a read (the
+ *   read's own signal is aborted too, and the wait does not wait for the read to notice).
+ * - The wait timeout is a bound on the whole wait: a read still in flight (or sleeping before one
+ *   of its retries) `overrunMs` after the deadline is stopped through its signal, and the wait
+ *   ends as a timeout. Reads are told the deadline too, so that they schedule no retry after it.
+ * - Memory stays flat: only the last value read is kept.
+ */
+import type { Clock } from './clock.ts';
+
+/** Default of PollOptions.overrunMs. */
+export const DEFAULT_WAIT_OVERRUN_MS = 5_000;
+
+/** The reason a read's signal aborts with when the wait's time is up. */
+export class WaitDeadlineReached extends Error {
+  constructor() {
+    super('the wait-timeout passed while the read was in flight');
+    this.name = 'WaitDeadlineReached';
+  }
+}
+
+export interface PollOptions<T> {
+  /**
+   * One read. Must honour `signal` (aborted on cancellation, and when the wait's time is up); the
+   * wait stops waiting for it either way. `retryDeadline` (on `clock`): a retry that would start
+   * after it is pointless, since the wait will have ended.
+   */
+  read(signal: AbortSignal, retryDeadline: number): Promise<T>;
+  /** The condition: true when `value` is what the wait is for. */
+  isDone(value: T): boolean;
+  /** Told of every value seen (read, or `initial`), with the time it was seen, before isDone. */
+  onValue?(value: T, seenAt: number): void;
+  clock: Clock;
+  /** Time between the starts of two reads; > 0. */
+  pollIntervalMs: number;
+  /** How long to wait from the start, >= 0 (0: a single read). */
+  waitTimeoutMs: number;
+  /** Cancellation (e.g. the runner cancelling the job). */
+  signal?: AbortSignal | undefined;
+  /**
+   * Whether a failed read is worth another try at the next poll (the client has already retried
+   * it). Default: no error is, so a failed read ends the wait as 'error'.
+   */
+  isTransientError?(error: unknown): boolean;
+  /** A value the caller just received: it counts as the first observation. */
+  initial?: T | undefined;
+  /**
+   * How long after the deadline a read may still run (the final read at the deadline, or one
+   * in flight there) before it is stopped. Default DEFAULT_WAIT_OVERRUN_MS.
+   */
+  overrunMs?: number | undefined;
+}
+
+interface PollTimes {
+  /** `clock` times of the start and the end of the wait. */
+  startedAt: number;
+  endedAt: number;
+  /** Reads attempted (`initial` is not a read). */
+  reads: number;
+  /** Reads that failed, transient or not. */
+  failedReads: number;
+}
+
+export type PollEnding<T> =
+  | { kind: 'done'; value: T }
+  | {
+      kind: 'timeout';
+      /** The last value read; absent when no read ever succeeded. */
+      value: T | undefined;
+      /** The error of the last read, when that read failed (transiently). */
+      lastError?: unknown;
+      /** The last read was still in flight when the time was up, and was stopped. */
+      readStopped?: true;
+    }
+  | { kind: 'cancelled'; value: T | undefined /** The abort reason. */; reason: unknown }
+  | { kind: 'error'; value: T | undefined /** The non-transient error. */; error: unknown };
+
+export type PollOutcome<T> = PollEnding<T> & PollTimes;
+
+/**
+ * Reads until `isDone`, the deadline passes, the signal aborts or a read fails for good. Every
+ * ending is an outcome; it rejects only when the options are invalid or a callback throws.
+ */
+export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome<T>> {
+  assertValidTiming(options);
+  const { clock, signal, pollIntervalMs } = options;
+  const isTransient = options.isTransientError ?? (() => false);
+  const startedAt = clock.now();
+  const deadline = startedAt + options.waitTimeoutMs;
+  const timeUp = new TimeUp(clock, deadline + (options.overrunMs ?? DEFAULT_WAIT_OVERRUN_MS));
+  const readSignal = signal ? AbortSignal.any([signal, timeUp.signal]) : timeUp.signal;
+  let value = options.initial;
+  let reads = 0;
+  let failedReads = 0;
+  let lastError: { error: unknown } | undefined;
+
+  const end = (ending: PollEnding<T>): PollOutcome<T> => {
+    timeUp.disarm();
+    return { ...ending, startedAt, endedAt: clock.now(), reads, failedReads };
+  };
+  const cancelled = (): PollOutcome<T> => end({ kind: 'cancelled', value, reason: signal?.reason });
+  const seen = (current: T, at: number): boolean => {
+    options.onValue?.(current, at);
+    return options.isDone(current);
+  };
+
+  try {
+    let nextReadAt = startedAt;
+    if (value !== undefined) {
+      if (seen(value, startedAt)) return end({ kind: 'done', value });
+      nextReadAt = Math.min(startedAt + pollIntervalMs, deadline);
+    }
+
+    for (;;) {
+      if (signal?.aborted) return cancelled();
+      const pause = nextReadAt - clock.now();
+      if (pause > 0 && !(await sleepUnlessAborted(clock, pause, signal))) return cancelled();
+
+      const readStartedAt = clock.now();
+      reads += 1;
+      const result = await attemptRead(options.read, readSignal, deadline);
+      if (signal?.aborted) return cancelled();
+      if (!result.ok && timeUp.signal.aborted) {
+        // Stopped by the bound, not failed: the last error, if any, is no longer the story.
+        failedReads += 1;
+        return end({ kind: 'timeout', value, readStopped: true });
+      }
+      if (result.ok) {
+        lastError = undefined;
+        value = result.value;
+        if (seen(value, clock.now())) return end({ kind: 'done', value });
+      } else {
+        failedReads += 1;
+        if (!isTransient(result.error)) return end({ kind: 'error', value, error: result.error });
+        lastError = { error: result.error };
+      }
+
+      if (clock.now() >= deadline) {
+        return end(
+          lastError
+            ? { kind: 'timeout', value, lastError: lastError.error }
+            : { kind: 'timeout', value },
+        );
+      }
+      nextReadAt = Math.min(readStartedAt + pollIntervalMs, deadline);
+    }
+  } finally {
+    timeUp.disarm();
+  }
+}
+
+function assertValidTiming({ pollIntervalMs, waitTimeoutMs }: PollOptions<unknown>): void {
+  // A zero interval would be a busy loop; a NaN deadline would never come.
+  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs > 0)) {
+    throw new RangeError(`pollIntervalMs must be a positive number of ms, got ${pollIntervalMs}`);
+  }
+  if (!(waitTimeoutMs >= 0)) {
+    throw new RangeError(`waitTimeoutMs must be a non-negative number of ms, got ${waitTimeoutMs}`);
+  }
+}
+
+/** false when the signal aborted the sleep. */
+async function sleepUnlessAborted(
+  clock: Clock,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  try {
+    await clock.sleep(ms, signal);
+    return true;
+  } catch (error) {
+    if (signal?.aborted) return false;
+    throw error;
+  }
+}
+
+type ReadResult<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function attemptRead<T>(
+  read: PollOptions<T>['read'],
+  signal: AbortSignal,
+  retryDeadline: number,
+): Promise<ReadResult<T>> {
+  try {
+    // The async wrapper turns a synchronous throw into a failed read.
+    const value = await untilAborted((async () => read(signal, retryDeadline))(), signal);
+    return { ok: true, value };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/**
+ * Settles with `pending`, or rejects as soon as `signal` aborts: a read that ignores its signal
+ * cannot hold a cancelled wait. The listener is removed either way, so memory stays flat.
+ */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      pending.catch(() => {});
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * A signal that aborts (with WaitDeadlineReached) when `clock` reaches `at`: one timer on the
+ * injected clock, cleared by disarm() when what it bounds has ended.
+ */
+export class TimeUp {
+  readonly #controller = new AbortController();
+  readonly #timer = new AbortController();
+
+  constructor(clock: Clock, at: number) {
+    clock.sleep(at - clock.now(), this.#timer.signal).then(
+      () => this.#controller.abort(new WaitDeadlineReached()),
+      () => {}, // disarmed
+    );
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  disarm(): void {
+    this.#timer.abort();
+  }
+}

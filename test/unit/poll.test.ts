@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WAIT_OVERRUN_MS, pollUntil, WaitDeadlineReached } from '../../src/poll.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+
+const SECOND = 1000;
+
+/** What delete's wait reads: a deployment still there (with its status), or gone (404). */
+type Seen = { gone: boolean; status?: string };
+
+describe('pollUntil: one loop for every wait (here, a deployment being deleted)', () => {
+  it('reads one interval apart until the condition holds, and tells each value seen', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const seen: [number, Seen][] = [];
+    const outcome = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: 5 * SECOND,
+        waitTimeoutMs: 60 * SECOND,
+        read: async () =>
+          clock.now() - start >= 12 * SECOND
+            ? { gone: true }
+            : { gone: false, status: 'AWAITING_DELETE' },
+        isDone: (value) => value.gone,
+        onValue: (value, at) => seen.push([at - start, value]),
+      }),
+    );
+    expect(outcome).toMatchObject({ kind: 'done', value: { gone: true }, reads: 4 });
+    expect(outcome.endedAt - outcome.startedAt).toBe(15 * SECOND);
+    expect(seen.map(([at]) => at)).toEqual([0, 5 * SECOND, 10 * SECOND, 15 * SECOND]);
+  });
+
+  it('makes a final read at the deadline, then times out with the last value', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const readTimes: number[] = [];
+    const outcome = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: 4 * SECOND,
+        waitTimeoutMs: 10 * SECOND,
+        read: async () => {
+          readTimes.push(clock.now() - start);
+          return { gone: false, status: 'AWAITING_DELETE' };
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    expect(readTimes).toEqual([0, 4 * SECOND, 8 * SECOND, 10 * SECOND]);
+    expect(outcome).toMatchObject({
+      kind: 'timeout',
+      value: { gone: false, status: 'AWAITING_DELETE' },
+    });
+  });
+
+  it('stops a read still in flight overrunMs after the deadline', async () => {
+    const clock = new FakeClock();
+    let stoppedWith: unknown;
+    const outcome = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: SECOND,
+        waitTimeoutMs: 3 * SECOND,
+        read: async (signal) => {
+          try {
+            await clock.sleep(3_600 * SECOND, signal); // a server that holds the answer
+          } catch (error) {
+            stoppedWith = error;
+            throw error;
+          }
+          return { gone: true };
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    expect(outcome).toMatchObject({ kind: 'timeout', readStopped: true, failedReads: 1 });
+    expect(outcome.endedAt - outcome.startedAt).toBe(3 * SECOND + DEFAULT_WAIT_OVERRUN_MS);
+    expect(stoppedWith).toBeInstanceOf(WaitDeadlineReached);
+    expect(clock.pendingSleeps).toBe(0);
+  });
+
+  it('ends at once on a failed read that is not transient, and on cancellation', async () => {
+    const clock = new FakeClock();
+    const failure = new Error('500 from the server');
+    const failed = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: SECOND,
+        waitTimeoutMs: 10 * SECOND,
+        read: async () => {
+          throw failure;
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    expect(failed).toMatchObject({ kind: 'error', error: failure, reads: 1, failedReads: 1 });
+
+    const cancellation = new AbortController();
+    const cancelled = clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: SECOND,
+        waitTimeoutMs: 10 * SECOND,
+        signal: cancellation.signal,
+        read: async () => {
+          cancellation.abort(new Error('the job was cancelled'));
+          return { gone: false };
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    await expect(cancelled).resolves.toMatchObject({ kind: 'cancelled', reads: 1 });
+  });
+});
