@@ -35,16 +35,42 @@ export interface RequestCount {
   outcome: string;
 }
 
-/** An action clock that is the emulator's clock: a sleep moves both, at once. */
-function drivenClock(emulator: Emulator, start: number): Clock {
+/**
+ * An action clock that is the emulator's clock. A sleep of up to `foregroundMs` (a poll's pause,
+ * a retry's backoff) is the action waiting: it moves both clocks at once. A longer one is a timer
+ * set in the background (the wait's own deadline, armed when the wait starts): it fires when the
+ * clock passes its time, never moves it, so that arming it does not jump to the deadline.
+ */
+function drivenClock(emulator: Emulator, start: number, foregroundMs: number): Clock {
   let now = start;
+  const timers = new Set<{ at: number; fire: () => void }>();
+  const fireDue = (): void => {
+    for (const timer of [...timers]) {
+      if (timer.at <= now) {
+        timers.delete(timer);
+        timer.fire();
+      }
+    }
+  };
   return {
     now: () => now,
     async sleep(ms, signal) {
       signal?.throwIfAborted();
       const step = Math.max(0, ms || 0);
+      if (step > foregroundMs) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = { at: now + step, fire: resolve };
+          timers.add(timer);
+          signal?.addEventListener('abort', () => {
+            timers.delete(timer);
+            reject(signal.reason);
+          });
+        });
+        return;
+      }
       emulator.advance(step);
       now += step;
+      fireDue();
     },
   };
 }
@@ -75,7 +101,7 @@ export async function countRequests(
     const start = emulator.requests[0]?.at ?? Date.now();
     emulator.reset();
 
-    const clock = drivenClock(emulator, start);
+    const clock = drivenClock(emulator, start, pollIntervalMs);
     const client = new ControlPlaneClient({
       baseUrl: emulator.url,
       apiKey: API_KEY,
