@@ -230,16 +230,17 @@ function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
- * A signal that aborts (with WaitDeadlineReached) when `clock` reaches `at`: one timer on the
- * injected clock, cleared by disarm() when what it bounds has ended.
+ * A signal that aborts (with `reason`, by default WaitDeadlineReached) when `clock` reaches `at`:
+ * one timer on the injected clock, cleared by disarm() when what it bounds has ended. Every
+ * deadline of the action is one of these (the waits, the smoke test).
  */
 export class TimeUp {
   readonly #controller = new AbortController();
   readonly #timer = new AbortController();
 
-  constructor(clock: Clock, at: number) {
+  constructor(clock: Clock, at: number, reason: () => Error = () => new WaitDeadlineReached()) {
     clock.sleep(at - clock.now(), this.#timer.signal).then(
-      () => this.#controller.abort(new WaitDeadlineReached()),
+      () => this.#controller.abort(reason()),
       () => {}, // disarmed
     );
   }

@@ -9,7 +9,7 @@
  * nothing is deleted without a reason that holds.
  */
 import type { Deployment } from './api/schemas.ts';
-import { formatAge } from './parse/age.ts';
+import { formatAge } from './report/duration.ts';
 
 export type PullRequestState = 'open' | 'closed';
 

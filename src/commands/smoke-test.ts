@@ -5,9 +5,9 @@
  * (its proxies, its send), and the deadline is kept on the context's Clock.
  */
 import { RunStreamError } from '../api/errors.ts';
-import type { Clock } from '../clock.ts';
 import { messageOf } from '../error-message.ts';
 import { keyTransportProblem } from '../parse/index.ts';
+import { TimeUp } from '../poll.ts';
 import { ROLLBACK_HOW } from '../production.ts';
 import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
@@ -46,7 +46,14 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   }
 
   await ctx.log.group(`Smoke test: one run of assistant ${smoke.assistantId}`, async () => {
-    const deadline = startDeadline(clock, smoke.runTimeoutMs);
+    const deadline = new TimeUp(
+      clock,
+      clock.now() + smoke.runTimeoutMs,
+      () =>
+        new Error(
+          `no complete answer within smoke-test-timeout ${formatDuration(smoke.runTimeoutMs)}`,
+        ),
+    );
     const signal = AbortSignal.any([ctx.signal, deadline.signal]);
     try {
       const stream = ctx.client.runStream({
@@ -77,7 +84,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
         error = messageOf(caught);
       }
     } finally {
-      deadline.stop();
+      deadline.disarm();
     }
   });
 
@@ -101,24 +108,6 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
         : '';
     report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.${rollback}`;
   }
-}
-
-interface Deadline {
-  /** Aborted when the time is up. */
-  signal: AbortSignal;
-  /** Ends the wait for the deadline (the run is over): nothing is left pending on the clock. */
-  stop(): void;
-}
-
-/** A signal that `clock` aborts `ms` from now. */
-function startDeadline(clock: Clock, ms: number): Deadline {
-  const timeUp = new AbortController();
-  const stopped = new AbortController();
-  clock.sleep(ms, stopped.signal).then(
-    () => timeUp.abort(new Error(`no complete answer within ${ms} ms`)),
-    () => {}, // stopped first: the run ended in time
-  );
-  return { signal: timeUp.signal, stop: () => stopped.abort() };
 }
 
 /** The URL without a user:password@ part, for messages. */

@@ -37,15 +37,3 @@ export function parseAge(input: string, value: string): number {
   }
   return ms;
 }
-
-/** `9d 4h`, `36h` → `1d 12h`, `45m`: the largest two units of an age. */
-export function formatAge(ms: number): string {
-  const parts: string[] = [];
-  let rest = Math.max(0, Math.floor(ms));
-  for (const [unit, unitMs] of AGE_UNITS.slice(1)) {
-    const amount = Math.floor(rest / unitMs);
-    rest -= amount * unitMs;
-    if (amount > 0) parts.push(`${amount}${unit}`);
-  }
-  return parts.length === 0 ? 'under 1m' : parts.slice(0, 2).join(' ');
-}

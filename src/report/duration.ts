@@ -1,7 +1,7 @@
 /**
- * Durations for people: the summary, the timeline, the log and the messages of the commands.
- * Rounded to what a reader needs (whole seconds from 1s on). Reading durations (the inputs) is
- * parse/duration.ts's job.
+ * Durations and ages for people: the summary, the timeline, the log and the messages of the
+ * commands. Rounded to what a reader needs. Reading them (the inputs) is parse/duration.ts's and
+ * parse/age.ts's job.
  */
 
 /**
@@ -23,4 +23,25 @@ export function formatDuration(ms: number): string {
     .filter(([amount]) => amount > 0)
     .map(([amount, unit]) => `${amount}${unit}`)
     .join(' ');
+}
+
+const AGE_UNITS = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+] as const;
+
+/**
+ * An age for people, e.g. prune's "not updated for 9d 4h": the largest two units, in the
+ * notation parseAge reads (`36h` → `1d 12h`, `45m`).
+ */
+export function formatAge(ms: number): string {
+  const parts: string[] = [];
+  let rest = Math.max(0, Math.floor(ms));
+  for (const [unit, unitMs] of AGE_UNITS) {
+    const amount = Math.floor(rest / unitMs);
+    rest -= amount * unitMs;
+    if (amount > 0) parts.push(`${amount}${unit}`);
+  }
+  return parts.length === 0 ? 'under 1m' : parts.slice(0, 2).join(' ');
 }

@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/api/schemas.ts';
 import { readSettings } from '../../src/inputs.ts';
-import { formatAge, parseAge } from '../../src/parse/age.ts';
+import { parseAge } from '../../src/parse/age.ts';
 import { InputError, InputErrors } from '../../src/parse/index.ts';
 import { planPrune, pullRequestNumberOf } from '../../src/prune-plan.ts';
+import { formatAge } from '../../src/report/duration.ts';
 import { outputsOf } from '../../src/report/outputs.ts';
 import type { CommandReport } from '../../src/report/types.ts';
 
