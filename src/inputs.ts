@@ -6,6 +6,7 @@
  * request, and all problems are reported together, each naming its input.
  */
 import { isAbsolute, join } from 'node:path';
+import { SOURCE_KINDS } from './api/enums.ts';
 import type {
   AuthenticateRequest,
   Secret,
@@ -13,7 +14,6 @@ import type {
   SourceKind,
   SourceRevisionConfig,
 } from './api/schemas.ts';
-import { SOURCE_KINDS } from './api/schemas.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MIN_MASK_LENGTH, INPUT_DEFAULTS } from './defaults.ts';
 import type { CommandName, GitHubReportingSettings } from './model.ts';
 import { parseAge } from './parse/age.ts';
@@ -30,9 +30,9 @@ import {
   parseHttpUrl,
   parseInteger,
   parseList,
-  parseResourceSpec,
   parseSecrets,
 } from './parse/index.ts';
+import { parseResourceSpecInput } from './parse/resource-spec-reader.ts';
 
 export const COMMANDS = [
   'deploy',
@@ -476,7 +476,7 @@ function readSourceConfig(text: Text, parsed: Parsed, flag: Flag, problem: Probl
   if (installCommand !== undefined) config.install_command = installCommand;
   const buildCommand = text('build-command');
   if (buildCommand !== undefined) config.build_command = buildCommand;
-  const resourceSpec = parsed('resource-spec', (v) => parseResourceSpec('resource-spec', v));
+  const resourceSpec = parsed('resource-spec', (v) => parseResourceSpecInput('resource-spec', v));
   if (resourceSpec !== undefined) config.resource_spec = resourceSpec;
   return config;
 }

@@ -19,7 +19,7 @@ import { messageOf } from './error-message.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
 import type { CommandName } from './model.ts';
 import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './parse/index.ts';
-import { loadYaml } from './parse/structured-text.ts';
+import { loadResourceSpecReader } from './parse/resource-spec-reader.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
 import type { GitHubReporting } from './report/github.ts';
 import type { GitHubContext } from './report/github-context.ts';
@@ -119,8 +119,8 @@ export async function run(): Promise<void> {
 
 /** The settings; undefined when the inputs are not valid, which the outputs and summary tell. */
 async function readSettingsOrReport(startedAt: number): Promise<Settings | undefined> {
-  // `yaml` is loaded only when an input may hold YAML (see loadYaml).
-  if (core.getInput('resource-spec').trim() !== '') await loadYaml();
+  // The resource-spec parser (its schema, `yaml`) is loaded only when the input is set.
+  if (core.getInput('resource-spec').trim() !== '') await loadResourceSpecReader();
   try {
     return readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);
   } catch (error) {

@@ -9,8 +9,8 @@
  * message: never headers, bodies or secret values.
  */
 import type { z } from 'zod';
+import type { Schemas } from './load-schemas.ts';
 import type { Redact } from './redact.ts';
-import { ErrorDetailSchema, HTTPValidationErrorSchema } from './schemas.ts';
 import type { TransportFailure } from './transport.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -202,9 +202,13 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The schemas an error body is read with (schemas.ts, which loads on first use). */
+export type ErrorBodySchemas = Pick<Schemas, 'HTTPValidationErrorSchema' | 'ErrorDetailSchema'>;
+
 /** Parses and redacts an error body; empty bodies give an empty result. */
-export function parseErrorBody(text: string, redact: Redact): ErrorBody {
+export function parseErrorBody(text: string, redact: Redact, schemas: ErrorBodySchemas): ErrorBody {
   if (text.trim() === '') return {};
+  const { HTTPValidationErrorSchema, ErrorDetailSchema } = schemas;
   const json = parseJson(text);
   const validation = HTTPValidationErrorSchema.safeParse(json);
   if (validation.success) {

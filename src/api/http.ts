@@ -27,6 +27,7 @@ import {
   type Subject,
   transportFailureError,
 } from './errors.ts';
+import { loadSchemas, type Schemas } from './load-schemas.ts';
 import { createRedactor, type Redact } from './redact.ts';
 import {
   IDEMPOTENT_METHODS,
@@ -289,7 +290,8 @@ export class HttpClient {
         this.log(`${shown} → ${outcome.status} in ${took}`, ctx.redact);
         return { status: outcome.status, text: outcome.text, attempts: attempt };
       }
-      const error = this.#failure(ctx, outcome, attempt);
+      // schemas.ts reads error bodies; it loads on first use, often here, at the first failure.
+      const error = this.#failure(ctx, outcome, attempt, await loadSchemas());
       const safeToRepeat =
         idempotent ||
         (outcome.type === 'no-answer' ? outcome.failure.unprocessed : outcome.status === 429);
@@ -317,9 +319,14 @@ export class HttpClient {
     }
   }
 
-  /** `send`, then the body parsed as JSON and checked against a (lenient) schema. */
-  async json<T>(req: HttpRequest, schema: z.ZodType<T>): Promise<T> {
-    return this.parse(req, await this.send(req), schema);
+  /**
+   * `send`, then the body parsed as JSON and checked against a (lenient) schema, picked from
+   * schemas.ts once the answer is in: that module loads on first use (see load-schemas.ts), so
+   * a run's first request is sent before any answer schema is built.
+   */
+  async json<T>(req: HttpRequest, schema: (schemas: Schemas) => z.ZodType<T>): Promise<T> {
+    const answer = await this.send(req);
+    return this.parse(req, answer, schema(await loadSchemas()));
   }
 
   /** An answer's body parsed as JSON and checked against a schema, or an ApiError saying why not. */
@@ -346,14 +353,19 @@ export class HttpClient {
     return isSuccess(status) || (req.acceptStatuses?.includes(status) ?? false);
   }
 
-  #failure(ctx: RequestContext, outcome: AttemptOutcome, attempts: number): ApiError {
+  #failure(
+    ctx: RequestContext,
+    outcome: AttemptOutcome,
+    attempts: number,
+    schemas: Schemas,
+  ): ApiError {
     if (outcome.type === 'no-answer') return transportFailureError(ctx, outcome.failure, attempts);
     const { status } = outcome;
     if (status >= 300 && status < 400) {
       const location = describeLocation(outcome.location, this.#baseUrl);
       return redirectFailure(ctx, status, location, attempts);
     }
-    const body: ErrorBody = parseErrorBody(outcome.text, ctx.redact);
+    const body: ErrorBody = parseErrorBody(outcome.text, ctx.redact, schemas);
     return httpFailure(ctx, {
       status,
       body,

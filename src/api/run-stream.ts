@@ -21,9 +21,10 @@ import {
   redirectFailure,
   transportFailureError,
 } from './errors.ts';
+import { loadSchemas } from './load-schemas.ts';
 import { createRedactor, type Redact } from './redact.ts';
 import { RETRYABLE_STATUSES } from './retry-policy.ts';
-import { type RunStreamChunk, type RunStreamRequest, RunStreamRequestSchema } from './schemas.ts';
+import type { RunStreamChunk, RunStreamRequest } from './schemas.ts';
 import {
   AnswerTooLargeError,
   classifyTransportError,
@@ -116,7 +117,7 @@ async function failedAnswer(
   }
   return httpFailure(ctx, {
     status,
-    body: parseErrorBody(text, ctx.redact),
+    body: parseErrorBody(text, ctx.redact, await loadSchemas()),
     attempts: 1,
     retryable: RETRYABLE_STATUSES.has(status),
   });
@@ -131,6 +132,7 @@ async function failedAnswer(
 export async function* runStream(
   options: RunStreamOptions,
 ): AsyncGenerator<RunStreamChunk, void, undefined> {
+  const { RunStreamRequestSchema } = await loadSchemas();
   const body = checkRequest(RunStreamRequestSchema, options.body, 'run stream request');
   const url = streamUrl(options.deploymentUrl);
   const ctx: RequestContext = {

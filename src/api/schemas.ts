@@ -8,24 +8,44 @@
  * - What we RECEIVE is lenient: unknown fields are kept, unknown enum values are kept as plain
  *   strings, and nearly every field may be missing or null, so that a newer server never breaks
  *   the action.
+ *
+ * The entry never imports this module directly: the client loads it on first use (see
+ * load-schemas.ts), the enumerations the inputs are checked against live
+ * in enums.ts, and the resource_spec schema in resource-spec-schema.ts (both re-exported here).
  */
 import { z } from 'zod';
+import {
+  DEPLOYMENT_STATUSES,
+  DEPLOYMENT_TYPES,
+  type KnownDeploymentStatus,
+  type ListDeploymentsQuery,
+  SOURCE_KINDS,
+  type SourceKind,
+} from './enums.ts';
+import { ResourceSpecSchema } from './resource-spec-schema.ts';
+
+export {
+  DEPLOYMENT_STATUSES,
+  DEPLOYMENT_TYPES,
+  type DeploymentType,
+  type KnownDeploymentStatus,
+  type ListDeploymentsQuery,
+  SOURCE_KINDS,
+  type SourceKind,
+} from './enums.ts';
+export {
+  ContainerEnvSchema,
+  ContainerSchema,
+  RESOURCE_SPEC_KEYS,
+  type ResourceSpec,
+  ResourceSpecSchema,
+  VolumeMountSchema,
+  VolumeSchema,
+} from './resource-spec-schema.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Enumerations
 // ---------------------------------------------------------------------------------------------
-
-export const SOURCE_KINDS = ['hosted_repo', 'external_container', 'internal_container'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-
-export const DEPLOYMENT_STATUSES = [
-  'AWAITING_DATABASE',
-  'READY',
-  'UNUSED',
-  'AWAITING_DELETE',
-  'UNKNOWN',
-] as const;
-export type KnownDeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 
 export const REVISION_STATUSES = [
   'CREATING',
@@ -44,9 +64,6 @@ export const REVISION_STATUSES = [
 ] as const;
 export type KnownRevisionStatus = (typeof REVISION_STATUSES)[number];
 
-export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
-export type DeploymentType = (typeof DEPLOYMENT_TYPES)[number];
-
 /**
  * A received enum: the known values keep their literal types for narrowing and autocompletion,
  * and any other string is accepted as is (`string & {}` stops TypeScript from collapsing the
@@ -55,112 +72,6 @@ export type DeploymentType = (typeof DEPLOYMENT_TYPES)[number];
 export type OpenEnum<Known extends string> = Known | (string & {});
 const openEnum = <Known extends string>() =>
   z.string() as unknown as z.ZodType<OpenEnum<Known>, string>;
-
-// ---------------------------------------------------------------------------------------------
-// resource_spec (2.4): strict, because it is what users write in the `resource-spec` input.
-// "Numbers are integers unless marked number": only cpu, cpu_limit, queue_cpu and
-// queue_cpu_limit are marked, so orchestrator_cpu, executor_cpu, db_cpu (and their limits) are
-// integers like every other count.
-// ---------------------------------------------------------------------------------------------
-
-const int = z.number().int().nonnegative();
-const num = z.number().nonnegative();
-const stringMap = z.record(z.string(), z.string());
-const freeObject = z.record(z.string(), z.unknown());
-
-export const VolumeMountSchema = z.strictObject({
-  name: z.string(),
-  mountPath: z.string(),
-  subPath: z.string().optional(),
-  mountPropagation: z.string().optional(),
-  readOnly: z.boolean().optional(),
-  subPathExpr: z.string().optional(),
-});
-
-export const VolumeSchema = z.strictObject({
-  name: z.string(),
-  configMap: freeObject.optional(),
-  secret: freeObject.optional(),
-  emptyDir: freeObject.optional(),
-  persistentVolumeClaim: freeObject.optional(),
-  nfs: freeObject.optional(),
-  projected: freeObject.optional(),
-  downwardAPI: freeObject.optional(),
-  csi: freeObject.optional(),
-});
-
-export const ContainerEnvSchema = z.strictObject({
-  name: z.string(),
-  value: z.string().optional(),
-  valueFrom: freeObject.optional(),
-});
-
-export const ContainerSchema = z.strictObject({
-  name: z.string(),
-  image: z.string().optional(),
-  imagePullPolicy: z.string().optional(),
-  workingDir: z.string().optional(),
-  restartPolicy: z.string().optional(),
-  command: z.array(z.string()).optional(),
-  args: z.array(z.string()).optional(),
-  env: z.array(ContainerEnvSchema).optional(),
-  envFrom: z.array(freeObject).optional(),
-  resources: z
-    .strictObject({ limits: freeObject.optional(), requests: freeObject.optional() })
-    .optional(),
-  volumeMounts: z.array(VolumeMountSchema).optional(),
-  securityContext: freeObject.optional(),
-});
-
-export const ResourceSpecSchema = z.strictObject({
-  // Main workload
-  min_scale: int.optional(),
-  max_scale: int.optional(),
-  cpu: num.optional(),
-  cpu_limit: num.optional(),
-  memory_mb: int.optional(),
-  memory_limit_mb: int.optional(),
-  // Queue workload
-  queue_min_scale: int.optional(),
-  queue_max_scale: int.optional(),
-  queue_cpu: num.optional(),
-  queue_cpu_limit: num.optional(),
-  queue_memory_mb: int.optional(),
-  queue_memory_limit_mb: int.optional(),
-  // Orchestrator
-  orchestrator_cpu: int.optional(),
-  orchestrator_cpu_limit: int.optional(),
-  orchestrator_memory_mb: int.optional(),
-  orchestrator_memory_limit_mb: int.optional(),
-  orchestrator_min_scale: int.optional(),
-  orchestrator_max_scale: int.optional(),
-  // Executor
-  executor_cpu: int.optional(),
-  executor_cpu_limit: int.optional(),
-  executor_memory_mb: int.optional(),
-  executor_memory_limit_mb: int.optional(),
-  // Cache
-  cache_memory_mb: int.optional(),
-  // Database
-  db_cpu: int.optional(),
-  db_cpu_limit: int.optional(),
-  db_memory_mb: int.optional(),
-  db_memory_limit_mb: int.optional(),
-  db_storage_gi: int.optional(),
-  db_max_connections: int.optional(),
-  // Metadata
-  labels: stringMap.optional(),
-  annotations: stringMap.optional(),
-  service_account_name: z.string().optional(),
-  image_pull_secrets: z.array(z.strictObject({ name: z.string() })).optional(),
-  volumes: z.array(VolumeSchema).optional(),
-  volume_mounts: z.array(VolumeMountSchema).optional(),
-  init_containers: z.array(ContainerSchema).optional(),
-  sidecars: z.array(ContainerSchema).optional(),
-});
-export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
-/** Every top-level key of resource_spec, for "did you mean" suggestions. */
-export const RESOURCE_SPEC_KEYS = Object.keys(ResourceSpecSchema.shape) as (keyof ResourceSpec)[];
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies (strict)
@@ -228,19 +139,6 @@ export const RunStreamRequestSchema = z.strictObject({
   stream_mode: z.string(),
 });
 export type RunStreamRequest = z.infer<typeof RunStreamRequestSchema>;
-
-/** Query of GET /v2/deployments (names from known-behaviour.md). */
-export interface ListDeploymentsQuery {
-  limit?: number;
-  offset?: number;
-  name_contains?: string;
-  status?: KnownDeploymentStatus;
-  remote_reconciled?: boolean;
-  tag_value_ids?: string[];
-  image_version?: string;
-  deployment_type?: DeploymentType;
-  deployment_ids?: string[];
-}
 
 // ---------------------------------------------------------------------------------------------
 // Response bodies (lenient)
@@ -325,21 +223,25 @@ export const AuthenticateResponseSchema = z.looseObject({
 });
 export type AuthenticateResponse = z.infer<typeof AuthenticateResponseSchema>;
 
-export const ValidationErrorSchema = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  type: z.string(),
-});
-export const HTTPValidationErrorSchema = z.looseObject({ detail: z.array(ValidationErrorSchema) });
-export type HTTPValidationError = z.infer<typeof HTTPValidationErrorSchema>;
-
-export const ErrorDetailSchema = z.looseObject({ detail: z.string() });
-
 /** One chunk of a run stream: the SSE event name and its data, parsed as JSON when it is. */
 export interface RunStreamChunk {
   event: string;
   data: unknown;
 }
+
+/**
+ * GET /v2/deployments/{id}/revisions: not in the spec. Servers that offer it answer a page like
+ * the deployment list; a bare array is accepted too, as the whole listing (`unpaginated`).
+ */
+export const RevisionListSchema = z.union([
+  z.looseObject({
+    resources: z.array(RevisionSchema),
+    offset: z.number().int().nullish(),
+  }),
+  z
+    .array(RevisionSchema)
+    .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
+]);
 
 /** ListDeploymentsQuery as sent: bounds from the spec (4.4, section 8). */
 export const ListDeploymentsQuerySchema = z.strictObject({
@@ -355,16 +257,12 @@ export const ListDeploymentsQuerySchema = z.strictObject({
   deployment_ids: z.array(z.string()).optional(),
 }) satisfies z.ZodType<ListDeploymentsQuery>;
 
-/**
- * GET /v2/deployments/{id}/revisions: not in the spec. Servers that offer it answer a page like
- * the deployment list; a bare array is accepted too, as the whole listing (`unpaginated`).
- */
-export const RevisionListSchema = z.union([
-  z.looseObject({
-    resources: z.array(RevisionSchema),
-    offset: z.number().int().nullish(),
-  }),
-  z
-    .array(RevisionSchema)
-    .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
-]);
+export const ValidationErrorSchema = z.looseObject({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export const HTTPValidationErrorSchema = z.looseObject({ detail: z.array(ValidationErrorSchema) });
+export type HTTPValidationError = z.infer<typeof HTTPValidationErrorSchema>;
+
+export const ErrorDetailSchema = z.looseObject({ detail: z.string() });

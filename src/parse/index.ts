@@ -7,11 +7,6 @@ export { type IntegerOptions, parseInteger } from './integer.ts';
 export { findJsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.ts';
 export { parseList } from './list.ts';
 export { MAX_DEPLOYMENT_NAME_LENGTH, parseDeploymentName, toDeploymentName } from './name.ts';
-export {
-  parseResourceSpec,
-  RESOURCE_SPEC_BOUNDS,
-  type ResourceSpecBound,
-} from './resource-spec.ts';
 export { parseSecrets, secretValues, unmaskedSecretNames } from './secrets.ts';
 export { editDistance, nearest } from './suggest.ts';
 export {

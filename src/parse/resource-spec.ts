@@ -1,4 +1,8 @@
-import { RESOURCE_SPEC_KEYS, type ResourceSpec, ResourceSpecSchema } from '../api/schemas.ts';
+import {
+  RESOURCE_SPEC_KEYS,
+  type ResourceSpec,
+  ResourceSpecSchema,
+} from '../api/resource-spec-schema.ts';
 import { InputError } from './input-error.ts';
 import { describeIssues, describeValue, formatPath } from './schema-issues.ts';
 import { parseJsonOrYaml } from './structured-text.ts';

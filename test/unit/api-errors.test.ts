@@ -11,6 +11,7 @@ import {
   transportFailureError,
 } from '../../src/api/errors.ts';
 import { createRedactor } from '../../src/api/redact.ts';
+import * as schemas from '../../src/api/schemas.ts';
 import { classifyTransportError, timeoutFailure } from '../../src/api/transport.ts';
 
 const API_KEY = 'lsv2_sk_0123456789abcdef';
@@ -30,7 +31,7 @@ function ctx(
 function answered(context: RequestContext, status: number, text: string, attempts = 1): ApiError {
   return httpFailure(context, {
     status,
-    body: parseErrorBody(text, context.redact),
+    body: parseErrorBody(text, context.redact, schemas),
     attempts,
     retryable: [429, 502, 503, 504].includes(status),
   });
@@ -169,7 +170,11 @@ describe('ApiError messages', () => {
     };
     const error = httpFailure(context, {
       status: 500,
-      body: parseErrorBody(`{"oops": ${JSON.stringify(tricky)}, "key": "${API_KEY}"}`, local),
+      body: parseErrorBody(
+        `{"oops": ${JSON.stringify(tricky)}, "key": "${API_KEY}"}`,
+        local,
+        schemas,
+      ),
       attempts: 1,
       retryable: false,
     });

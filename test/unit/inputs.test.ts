@@ -11,10 +11,10 @@ import {
   type Settings,
 } from '../../src/inputs.ts';
 import { InputError, InputErrors } from '../../src/parse/index.ts';
-import { loadYaml } from '../../src/parse/structured-text.ts';
+import { loadResourceSpecReader } from '../../src/parse/resource-spec-reader.ts';
 
-// The entry loads `yaml` before reading a YAML-capable input; so do these tests.
-await loadYaml();
+// The entry loads the resource-spec parser (and `yaml`) before reading that input; so do these tests.
+await loadResourceSpecReader();
 
 const BASE = { 'api-url': 'https://api.example.com', 'api-key': 'key-123' };
 const PUSH_ENV: Environment = { GITHUB_REF_NAME: 'main' };

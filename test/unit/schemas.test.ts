@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_PAGE_SIZE } from '../../src/api/client.ts';
 import {
   CreateDeploymentRequestSchema,
   DeploymentSchema,
+  ListDeploymentsQuerySchema,
   ResourceSpecSchema,
   RevisionSchema,
 } from '../../src/api/schemas.ts';
@@ -45,5 +48,23 @@ describe('sent schemas are strict', () => {
       secrets: [],
     });
     expect(result.success).toBe(false);
+  });
+});
+
+describe('the first page of a lookup by name', () => {
+  // The client sends this query without checking it (checkListQuery in client.ts): it must be
+  // one the schema accepts for every name, unchanged and in the schema's key order.
+  it('is accepted by the list query schema whatever the name', () => {
+    fc.assert(
+      fc.property(fc.string(), (name) => {
+        const query = { name_contains: name, limit: MAX_PAGE_SIZE, offset: 0 };
+        const checked = ListDeploymentsQuerySchema.parse(query);
+        expect(Object.entries(checked)).toEqual([
+          ['limit', MAX_PAGE_SIZE],
+          ['offset', 0],
+          ['name_contains', name],
+        ]);
+      }),
+    );
   });
 });
