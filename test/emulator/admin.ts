@@ -70,10 +70,14 @@ const RevisionScriptCommand = z.strictObject({
     'build-fail',
     'deploy-fail',
     'interrupt',
+    'interrupt-resume',
     'stay',
     'unknown-status',
   ]),
   statusMessage: z.string().optional(),
+  buildLog: z.array(z.string()).optional(),
+  deployLog: z.array(z.string()).optional(),
+  interruptedSteps: z.number().int().positive().optional(),
   stayAt: z.string().optional(),
   customStatus: z.string().optional(),
   stepMs: z.number().nonnegative().optional(),
@@ -100,6 +104,7 @@ const PageCapCommand = z.strictObject({
 });
 
 const AuthenticateResultCommand = z.strictObject({
+  status: z.string().optional(),
   token: z.string().optional(),
   url: z.string().optional(),
   auth_id: z.string().optional(),

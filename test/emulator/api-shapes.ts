@@ -11,8 +11,16 @@ import { type Field, field, type Model, model } from './validation.ts';
 // Enumerations
 // ---------------------------------------------------------------------------------------------
 
-/** The `source` field (known-behaviour.md). */
-export const SOURCE_KINDS = ['hosted_repo', 'external_container', 'internal_container'] as const;
+/**
+ * The `source` field (known-behaviour.md). `internal_source` deployments are made from an archive
+ * uploaded through an endpoint outside the spec; a client must still read and manage them.
+ */
+export const SOURCE_KINDS = [
+  'hosted_repo',
+  'external_container',
+  'internal_container',
+  'internal_source',
+] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 /** Deployment `status` (spec 2.1, section 3). */
@@ -22,6 +30,8 @@ export const DEPLOYMENT_STATUSES = [
   'UNUSED',
   'AWAITING_DELETE',
   'UNKNOWN',
+  // Seen beyond the spec (known-behaviour.md): the last stage of a deletion.
+  'AWAITING_FINAL_DELETE',
 ] as const;
 
 /** The list's deployment-type filter (spec 4.4). */
@@ -34,41 +44,45 @@ export const NAME_PATTERN = /^[a-z0-9-]+$/;
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // ---------------------------------------------------------------------------------------------
-// resource_spec (spec 2.4): "Numbers are integers unless marked number"
+// resource_spec as the production service validates it (known-behaviour.md, which corrects the
+// spec's table: db_cpu, orchestrator_cpu and executor_cpu and their limits are numbers too)
 // ---------------------------------------------------------------------------------------------
 
-/** The fields the spec marks `number`: fractional values occur. */
-export const RESOURCE_SPEC_NUMBER_FIELDS = ['cpu', 'cpu_limit', 'queue_cpu', 'queue_cpu_limit'];
+/** CPU requests: 0.1 to 8 cores (the server rounds to one decimal). */
+export const RESOURCE_SPEC_CPU_FIELDS = ['cpu', 'queue_cpu', 'cache_cpu'];
+/** CPU limits: 0.1 to 16 cores. */
+export const RESOURCE_SPEC_CPU_LIMIT_FIELDS = ['cpu_limit', 'queue_cpu_limit', 'cache_cpu_limit'];
+export const CPU_RANGE = { min: 0.1, max: 8 } as const;
+export const CPU_LIMIT_RANGE = { min: 0.1, max: 16 } as const;
 
-/** Every other numeric field of the table, row by row: integers. */
+/** Fractional values are valid, no stated bounds. */
+export const RESOURCE_SPEC_NUMBER_FIELDS = [
+  'orchestrator_cpu',
+  'orchestrator_cpu_limit',
+  'executor_cpu',
+  'executor_cpu_limit',
+  'db_cpu',
+  'db_cpu_limit',
+];
+
+/** Every other numeric field: integers. */
 export const RESOURCE_SPEC_INTEGER_FIELDS = [
-  // Main workload
   'min_scale',
   'max_scale',
   'memory_mb',
   'memory_limit_mb',
-  // Queue workload
   'queue_min_scale',
   'queue_max_scale',
   'queue_memory_mb',
   'queue_memory_limit_mb',
-  // Orchestrator (no field of the row is marked number)
-  'orchestrator_cpu',
-  'orchestrator_cpu_limit',
   'orchestrator_memory_mb',
   'orchestrator_memory_limit_mb',
   'orchestrator_min_scale',
   'orchestrator_max_scale',
-  // Executor (none marked number)
-  'executor_cpu',
-  'executor_cpu_limit',
   'executor_memory_mb',
   'executor_memory_limit_mb',
-  // Cache
   'cache_memory_mb',
-  // Database (none marked number)
-  'db_cpu',
-  'db_cpu_limit',
+  'cache_memory_limit_mb',
   'db_memory_mb',
   'db_memory_limit_mb',
   'db_storage_gi',
@@ -76,9 +90,23 @@ export const RESOURCE_SPEC_INTEGER_FIELDS = [
 ];
 
 /**
- * The spec gives no bounds ("Defaults, bounds and units ... not shown"). Assumed: a count, an
- * amount of CPU or memory is never negative.
+ * Limits the server fills in when a spec leaves them out (known-behaviour.md): each limit is
+ * twice its request, except the cache's memory limit, which equals the request.
  */
+export const RESOURCE_SPEC_DEFAULT_LIMITS: readonly {
+  limit: string;
+  request: string;
+  factor: number;
+}[] = [
+  { limit: 'cpu_limit', request: 'cpu', factor: 2 },
+  { limit: 'memory_limit_mb', request: 'memory_mb', factor: 2 },
+  { limit: 'queue_cpu_limit', request: 'queue_cpu', factor: 2 },
+  { limit: 'queue_memory_limit_mb', request: 'queue_memory_mb', factor: 2 },
+  { limit: 'cache_cpu_limit', request: 'cache_cpu', factor: 2 },
+  { limit: 'cache_memory_limit_mb', request: 'cache_memory_mb', factor: 1 },
+];
+
+/** Assumed: a count or an amount of memory is never negative. */
 const MIN_QUANTITY = 0;
 
 /** Volume-mount object. The spec lists fields, not which are required: none are enforced. */
@@ -104,35 +132,50 @@ const Volume = model({
   csi: field.object(),
 });
 
-/** Container object, shared by init_containers and sidecars. */
-const Container = model({
-  name: field.string(),
-  image: field.string(),
-  imagePullPolicy: field.string(),
-  workingDir: field.string(),
-  restartPolicy: field.string(),
-  command: field.arrayOf(field.string()),
-  args: field.arrayOf(field.string()),
-  env: field.arrayOf(
-    model({ name: field.string(), value: field.string(), valueFrom: field.object() }),
-  ),
-  envFrom: field.arrayOf(field.object()),
-  resources: model({ limits: field.object(), requests: field.object() }),
-  volumeMounts: field.arrayOf(VolumeMount),
-  securityContext: field.object(),
-});
+/** Container object, shared by init_containers and sidecars; `name` and `image` are required. */
+const Container = model(
+  {
+    name: field.string(),
+    image: field.string(),
+    imagePullPolicy: field.string(),
+    workingDir: field.string(),
+    restartPolicy: field.string(),
+    command: field.arrayOf(field.string()),
+    args: field.arrayOf(field.string()),
+    env: field.arrayOf(
+      model({ name: field.string(), value: field.string(), valueFrom: field.object() }, ['name']),
+    ),
+    envFrom: field.arrayOf(field.object()),
+    resources: model({ limits: field.object(), requests: field.object() }),
+    volumeMounts: field.arrayOf(VolumeMount),
+    securityContext: field.object(),
+  },
+  ['name', 'image'],
+);
 
 export type ResourceSpec = Record<string, unknown>;
 
 export const ResourceSpecShape: Model<ResourceSpec> = model({
+  ...Object.fromEntries(
+    RESOURCE_SPEC_CPU_FIELDS.map((name): [string, Field] => [
+      name,
+      field.number(CPU_RANGE.min, CPU_RANGE.max),
+    ]),
+  ),
+  ...Object.fromEntries(
+    RESOURCE_SPEC_CPU_LIMIT_FIELDS.map((name): [string, Field] => [
+      name,
+      field.number(CPU_LIMIT_RANGE.min, CPU_LIMIT_RANGE.max),
+    ]),
+  ),
   ...Object.fromEntries(
     RESOURCE_SPEC_NUMBER_FIELDS.map((name): [string, Field] => [name, field.number(MIN_QUANTITY)]),
   ),
   ...Object.fromEntries(
     RESOURCE_SPEC_INTEGER_FIELDS.map((name): [string, Field] => [name, field.int(MIN_QUANTITY)]),
   ),
-  labels: field.object(),
-  annotations: field.object(),
+  labels: field.mapOf(field.string()),
+  annotations: field.mapOf(field.string()),
   service_account_name: field.string(),
   image_pull_secrets: field.arrayOf(model({ name: field.string() })),
   volumes: field.arrayOf(Volume),
@@ -152,8 +195,9 @@ const SecretShape = model<Secret>({ name: field.string(), value: field.string() 
   'value',
 ]);
 
-/** Spec 2.2. */
+/** Spec 2.2, with deployment_type (the tier of a hosted_repo deployment, known-behaviour.md). */
 export type SourceConfig = {
+  deployment_type?: string;
   integration_id?: string;
   repo_url?: string;
   build_on_push?: boolean;
@@ -165,6 +209,7 @@ export type SourceConfig = {
   build_command?: string;
 };
 const SourceConfigShape = model<SourceConfig>({
+  deployment_type: field.oneOf(DEPLOYMENT_TYPES),
   integration_id: field.string(UUID_PATTERN),
   repo_url: field.string(),
   build_on_push: field.boolean(),
@@ -230,13 +275,38 @@ export type AuthenticateRequest = {
   agent_id?: string;
   use_agent_builder_public_oauth?: boolean;
 };
-export const AuthenticateRequestSchema = model<AuthenticateRequest>({
-  user_id: field.string(),
-  provider: field.string(),
-  scopes: field.arrayOf(field.string()),
-  svc_user_id: field.string(),
-  agent_id: field.string(),
-  use_agent_builder_public_oauth: field.boolean(),
+export const AuthenticateRequestSchema = model<AuthenticateRequest>(
+  {
+    user_id: field.string(),
+    provider: field.string(),
+    scopes: field.arrayOf(field.string()),
+    svc_user_id: field.string(),
+    agent_id: field.string(),
+    use_agent_builder_public_oauth: field.boolean(),
+  },
+  // known-behaviour.md: provider and scopes are required.
+  ['provider', 'scopes'],
+);
+
+/** Body of the build_logs and deploy_logs reads (known-behaviour.md). */
+export type LogsRequest = {
+  order?: 'asc' | 'desc';
+  limit?: number;
+  offset?: string;
+  level?: string;
+  query?: string;
+  start_time?: string;
+  end_time?: string;
+};
+export const LogsRequestSchema = model<LogsRequest>({
+  order: field.oneOf(['asc', 'desc']),
+  limit: field.int(1),
+  // The emulator hands out string offsets; they are opaque to the client.
+  offset: field.string(),
+  level: field.string(),
+  query: field.string(),
+  start_time: field.string(),
+  end_time: field.string(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -258,7 +328,6 @@ export type Deployment = {
   latest_revision_id: string | null;
   active_revision_id: string | null;
   image_version: string;
-  deployment_type: string;
   remote_reconciled: boolean;
   tenant_id: string;
 };

@@ -25,10 +25,17 @@ export class AuthenticateState {
     this.fixed = undefined;
   }
 
+  /** The answer always has `status` (known-behaviour.md). */
   next(): AuthenticateResult {
-    if (this.fixed !== undefined) return { ...this.fixed };
+    if (this.fixed !== undefined) {
+      return { status: this.fixed.token ? 'completed' : 'pending', ...this.fixed };
+    }
     const authId = randomUUID();
-    return { url: `${this.baseUrl}/_emulator/oauth/${authId}`, auth_id: authId };
+    return {
+      status: 'pending',
+      url: `${this.baseUrl}/_emulator/oauth/${authId}`,
+      auth_id: authId,
+    };
   }
 }
 

@@ -12,6 +12,8 @@ export interface EmulatorSettings {
   listenersAllowed: boolean;
   deleteSupported: boolean;
   listRevisionsSupported: boolean;
+  logsSupported: boolean;
+  patchAnswersStale: boolean;
   /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
   pageCap: number | undefined;
 }

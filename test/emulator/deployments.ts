@@ -8,6 +8,7 @@ import {
   NAME_PATTERN,
   type PatchDeploymentRequest,
   PatchDeploymentRequestSchema,
+  type SourceConfig,
   type SourceKind,
 } from './api-shapes.ts';
 import type { EmulatorContext } from './context.ts';
@@ -19,6 +20,135 @@ import { deploymentView, revisionView } from './views.ts';
 
 function isContainer(source: SourceKind): boolean {
   return source === 'external_container' || source === 'internal_container';
+}
+
+/**
+ * Environment names the platform sets itself and refuses as secrets (known-behaviour.md: the
+ * official client drops about forty). The emulator knows these, enough to prove the refusal.
+ */
+const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
+  'LANGCHAIN_API_KEY',
+  'LANGSMITH_API_KEY',
+  'LANGSMITH_ENDPOINT',
+  'LANGCHAIN_PROJECT',
+  'LANGSMITH_TENANT_ID',
+  'POSTGRES_URI',
+  'DATABASE_URI',
+  'REDIS_URI',
+  'PORT',
+  'PATH',
+]);
+
+const TAG_REF = /^refs\/tags\/./;
+
+function reservedSecretIssues(secrets: { name: string }[] | undefined): ValidationIssue[] {
+  return (secrets ?? []).flatMap((secret, index) =>
+    RESERVED_SECRET_NAMES.has(secret.name)
+      ? [
+          issue(
+            ['body', 'secrets', index, 'name'],
+            'This environment variable name is reserved by the platform',
+            'value_error',
+          ),
+        ]
+      : [],
+  );
+}
+
+/** What a source kind allows in source_config (known-behaviour.md). */
+function sourceConfigIssues(
+  source: SourceKind,
+  config: SourceConfig | undefined,
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (config === undefined) return issues;
+  if (
+    config.resource_spec !== undefined &&
+    (source === 'hosted_repo' || source === 'internal_source')
+  ) {
+    issues.push(
+      issue(
+        ['body', 'source_config', 'resource_spec'],
+        'resource_spec is not applicable to this deployment: it is sized by its deployment_type',
+        'value_error',
+      ),
+    );
+  }
+  if (config.deployment_type !== undefined && source !== 'hosted_repo') {
+    issues.push(
+      issue(
+        ['body', 'source_config', 'deployment_type'],
+        'deployment_type applies to hosted_repo deployments only',
+        'value_error',
+      ),
+    );
+  }
+  if (config.custom_url !== undefined && source !== 'external_container') {
+    issues.push(
+      issue(
+        ['body', 'source_config', 'custom_url'],
+        'custom_url can be set only for external_container deployments',
+        'value_error',
+      ),
+    );
+  }
+  return issues;
+}
+
+/** A tag never moves: building it on push is refused. */
+function tagIssues(
+  repoRef: string | undefined,
+  buildOnPush: boolean | undefined,
+): ValidationIssue[] {
+  if (repoRef === undefined || !TAG_REF.test(repoRef) || buildOnPush !== true) return [];
+  return [
+    issue(
+      ['body', 'source_config', 'build_on_push'],
+      'build_on_push must be false when repo_ref is a tag',
+      'value_error',
+    ),
+  ];
+}
+
+/** Fields a PATCH may not change (known-behaviour.md). */
+const IMMUTABLE_SOURCE_CONFIG_FIELDS = [
+  'integration_id',
+  'repo_url',
+  'deployment_type',
+  'listener_id',
+] as const;
+
+function immutableFieldIssues(
+  deployment: StoredDeployment,
+  config: SourceConfig | undefined,
+): ValidationIssue[] {
+  if (config === undefined) return [];
+  const issues: ValidationIssue[] = [];
+  for (const name of IMMUTABLE_SOURCE_CONFIG_FIELDS) {
+    if (config[name] !== undefined && config[name] !== deployment.sourceConfig[name]) {
+      issues.push(
+        issue(
+          ['body', 'source_config', name],
+          `${name} cannot be changed after creation`,
+          'value_error',
+        ),
+      );
+    }
+  }
+  const namespace = config.listener_config?.k8s_namespace;
+  if (
+    namespace !== undefined &&
+    namespace !== deployment.sourceConfig.listener_config?.k8s_namespace
+  ) {
+    issues.push(
+      issue(
+        ['body', 'source_config', 'listener_config', 'k8s_namespace'],
+        'k8s_namespace cannot be changed after creation',
+        'value_error',
+      ),
+    );
+  }
+  return issues;
 }
 
 function notFound(deploymentId: string): Reply {
@@ -46,9 +176,15 @@ function createRuleIssues(request: CreateDeploymentRequest): ValidationIssue[] {
       ),
     );
   }
-  if (request.source === 'hosted_repo' && revisionConfig.graph_config_path === undefined) {
+  if (
+    (request.source === 'hosted_repo' || request.source === 'internal_source') &&
+    revisionConfig.graph_config_path === undefined
+  ) {
     issues.push(missing(['body', 'source_revision_config', 'graph_config_path']));
   }
+  issues.push(...sourceConfigIssues(request.source, request.source_config));
+  issues.push(...tagIssues(revisionConfig.repo_ref, request.source_config.build_on_push));
+  issues.push(...reservedSecretIssues(request.secrets));
   if (isContainer(request.source)) {
     issues.push(...containerRevisionIssues(revisionConfig));
     if (revisionConfig.image_uri === undefined) {
@@ -128,21 +264,40 @@ export function patchDeployment(context: EmulatorContext, request: EmulatorReque
   const checked = checkBody(PatchDeploymentRequestSchema, request.body);
   if (!checked.ok) return validationError(checked.issues);
   const patch: PatchDeploymentRequest = checked.value;
-  const ruleIssues = isContainer(deployment.source)
-    ? containerRevisionIssues(patch.source_revision_config)
-    : [];
+  const latest = context.store.latestRevision(deployment);
+  const ruleIssues = [
+    ...(isContainer(deployment.source)
+      ? containerRevisionIssues(patch.source_revision_config)
+      : []),
+    ...immutableFieldIssues(deployment, patch.source_config),
+    ...sourceConfigIssues(deployment.source, patch.source_config),
+    // The ref and the flag as they would be after the PATCH.
+    ...tagIssues(
+      patch.source_revision_config?.repo_ref ?? latest?.sourceRevisionConfig.repo_ref,
+      patch.source_config?.build_on_push ?? deployment.sourceConfig.build_on_push,
+    ),
+    ...reservedSecretIssues(patch.secrets),
+  ];
   if (ruleIssues.length > 0) return validationError(ruleIssues);
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
+  // A server that builds revisions asynchronously answers before the new one is listed.
+  const before = context.settings.patchAnswersStale ? viewOf(context, deployment) : undefined;
   context.store.patch(deployment, patch);
-  return json(200, viewOf(context, deployment));
+  return json(200, before ?? viewOf(context, deployment));
 }
 
 export function deleteDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
   const deploymentId = request.params.deploymentId ?? '';
   const deployment = context.store.find(deploymentId);
   if (deployment === undefined) return notFound(deploymentId);
+  const flag = request.query.get('delete_tracing_project');
+  if (flag !== null && flag !== 'true' && flag !== 'false') {
+    return validationError([
+      issue(['query', 'delete_tracing_project'], 'Input should be a valid boolean', 'bool_parsing'),
+    ]);
+  }
   // Assumed idempotent: deleting a deployment already being deleted answers 204 again.
-  context.store.markDeleted(deployment);
+  context.store.markDeleted(deployment, flag === 'true');
   return empty(204);
 }
 
@@ -162,7 +317,7 @@ export function getRevision(context: EmulatorContext, request: EmulatorRequest):
 
 /**
  * Not in the spec's endpoint table, but the production service lists revisions, newest first,
- * paged like the deployment list; the action needs it only for `revision-id: previous`.
+ * paged like the deployment list, filtered by `status` (a comma list of revision statuses).
  */
 export function listRevisions(context: EmulatorContext, request: EmulatorRequest): Reply {
   const deploymentId = request.params.deploymentId ?? '';
@@ -178,7 +333,16 @@ export function listRevisions(context: EmulatorContext, request: EmulatorRequest
   if (!Number.isInteger(offset) || offset < 0) {
     return validationError([issue(['query', 'offset'], 'Input should be >= 0', 'value_error')]);
   }
-  const newestFirst = [...deployment.revisions].reverse();
+  const statuses = request.query
+    .get('status')
+    ?.split(',')
+    .filter((status) => status !== '');
+  const newestFirst = [...deployment.revisions]
+    .reverse()
+    .filter(
+      (revision) =>
+        statuses === undefined || statuses.includes(context.store.revisionState(revision).status),
+    );
   const size = Math.min(limit, context.settings.pageCap ?? limit);
   const page = newestFirst.slice(offset, offset + size);
   return json(200, {

@@ -92,6 +92,8 @@ export interface Emulator {
   revisions(deploymentId: string): Revision[];
   /** The stored secrets of a deployment, values included (the API answers names only). */
   secrets(deploymentId: string): Secret[];
+  /** The tracing projects that exist now (one is created with each deployment), by name. */
+  tracingProjects(): string[];
   /** Forgets deployments, listeners, scripts, faults and recorded requests; time goes on. */
   reset(): void;
   /** Stops the server, every open connection and every timer. */
@@ -133,6 +135,8 @@ class RunningEmulator implements Emulator {
         listenersAllowed: options.listenersAllowed ?? true,
         deleteSupported: options.deleteSupported ?? true,
         listRevisionsSupported: options.listRevisionsSupported ?? true,
+        logsSupported: options.logsSupported ?? true,
+        patchAnswersStale: options.patchAnswersStale ?? false,
         pageCap: options.pageCap,
       },
       clock: this.clock,
@@ -223,6 +227,10 @@ class RunningEmulator implements Emulator {
   secrets(deploymentId: string): Secret[] {
     const deployment = this.context.store.find(deploymentId);
     return deployment?.secrets.map((secret) => ({ ...secret })) ?? [];
+  }
+
+  tracingProjects(): string[] {
+    return this.context.store.tracingProjects();
   }
 
   reset(): void {

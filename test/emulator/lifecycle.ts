@@ -21,7 +21,6 @@ const DEFAULT_CUSTOM_STATUS = 'WARMING_UP';
 
 export interface RevisionEnd {
   status: string;
-  statusMessage?: string;
 }
 
 /** The statuses a revision walks through, one step each, and where it ends (null: never). */
@@ -32,19 +31,27 @@ export interface RevisionPlan {
 
 export interface RevisionState {
   status: string;
-  statusMessage?: string;
   /** When the revision entered this status, on the emulator's clock. */
   since: number;
 }
 
 /** A failure happens during the step it is named after (BUILD_FAILED while BUILDING, ...). */
-function failingPlan(
-  lastPhase: (typeof HAPPY_PATH)[number],
-  status: string,
-  statusMessage: string,
-): RevisionPlan {
+function failingPlan(lastPhase: (typeof HAPPY_PATH)[number], status: string): RevisionPlan {
   const phases = HAPPY_PATH.slice(0, HAPPY_PATH.indexOf(lastPhase) + 1);
-  return { phases, end: { status, statusMessage } };
+  return { phases, end: { status } };
+}
+
+/**
+ * INTERRUPTED is not reliably final (known-behaviour.md): interrupted while building for
+ * `interruptedSteps` steps, then the build goes on and the revision is DEPLOYED.
+ */
+function resumingPlan(interruptedSteps: number): RevisionPlan {
+  const building = HAPPY_PATH.indexOf('BUILDING');
+  const interrupted: string[] = Array.from({ length: interruptedSteps }, () => 'INTERRUPTED');
+  return {
+    phases: [...HAPPY_PATH.slice(0, building + 1), ...interrupted, ...HAPPY_PATH.slice(building)],
+    end: { status: 'DEPLOYED' },
+  };
 }
 
 /** A status of the happy path is reached by walking to it; any other is shown from the start. */
@@ -60,20 +67,25 @@ function unknownStatusPlan(customStatus: string): RevisionPlan {
   return { phases: [creating, queued, customStatus, ...rest], end: { status: 'DEPLOYED' } };
 }
 
+/**
+ * The production service sends no status_message: a failure's reason is in the revision's build
+ * or deploy log (logs.ts). A script's `statusMessage` makes it a server that adds one.
+ */
 export function planFor(script: RevisionScript | undefined): RevisionPlan {
-  const message = (fallback: string) => script?.statusMessage ?? fallback;
   switch (script?.outcome ?? 'deploy') {
     case 'deploy':
       return { phases: HAPPY_PATH, end: { status: 'DEPLOYED' } };
     case 'create-fail':
-      return failingPlan('CREATING', 'CREATE_FAILED', message('Failed to create the revision.'));
+      return failingPlan('CREATING', 'CREATE_FAILED');
     case 'build-fail':
-      return failingPlan('BUILDING', 'BUILD_FAILED', message('Build failed: exit code 1.'));
+      return failingPlan('BUILDING', 'BUILD_FAILED');
     case 'deploy-fail':
-      return failingPlan('DEPLOYING', 'DEPLOY_FAILED', message('Deploy failed: not healthy.'));
+      return failingPlan('DEPLOYING', 'DEPLOY_FAILED');
     case 'interrupt':
-      // Stopped by a person while building: the build never finishes.
-      return failingPlan('BUILDING', 'INTERRUPTED', message('Interrupted by a user.'));
+      // Stopped by a person while building, for good.
+      return failingPlan('BUILDING', 'INTERRUPTED');
+    case 'interrupt-resume':
+      return resumingPlan(script?.interruptedSteps ?? 1);
     case 'stay':
       return stayingPlan(script?.stayAt ?? DEFAULT_STAY_AT);
     case 'unknown-status':
@@ -113,7 +125,31 @@ const TERMINAL_STATUSES: ReadonlySet<string> = new Set([
   'INTERRUPTED',
 ]);
 
-/** Terminal statuses never change again; a revision in any other may still move or be skipped. */
-export function isPending(state: RevisionState): boolean {
+/**
+ * Terminal statuses never change again; a revision in any other may still move or be skipped.
+ * An INTERRUPTED revision whose plan goes on is still pending.
+ */
+export function isPending(state: RevisionState, plan?: RevisionPlan): boolean {
+  if (state.status === 'INTERRUPTED' && plan?.end?.status === 'DEPLOYED') return true;
   return !TERMINAL_STATUSES.has(state.status);
+}
+
+/** How far along the happy path a status is: the log that has been written by then. */
+export function logProgress(status: string): { build: 'none' | 'half' | 'all'; deploy: boolean } {
+  switch (status) {
+    case 'CREATING':
+    case 'QUEUED':
+      return { build: 'none', deploy: false };
+    case 'CREATE_FAILED':
+      return { build: 'none', deploy: true };
+    case 'AWAITING_BUILD':
+      return { build: 'half', deploy: false };
+    case 'BUILDING':
+    case 'BUILD_FAILED':
+    case 'INTERRUPTED':
+    case 'AWAITING_DEPLOY':
+      return { build: 'all', deploy: false };
+    default:
+      return { build: 'all', deploy: true };
+  }
 }

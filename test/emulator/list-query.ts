@@ -133,7 +133,8 @@ function matches(deployment: Deployment, filters: ListFilters): boolean {
   // The emulator has no tags: a non-empty tag filter matches no deployment.
   if (filters.tagValueIds !== undefined && filters.tagValueIds.length > 0) return false;
   if (imageVersion !== undefined && deployment.image_version !== imageVersion) return false;
-  if (deploymentType !== undefined && deployment.deployment_type !== deploymentType) return false;
+  if (deploymentType !== undefined && deployment.source_config.deployment_type !== deploymentType)
+    return false;
   if (filters.deploymentIds !== undefined && !filters.deploymentIds.includes(deployment.id))
     return false;
   return true;

@@ -13,6 +13,7 @@ import {
 } from './deployments.ts';
 import type { EmulatorRequest, Reply } from './http.ts';
 import { getListener } from './listeners.ts';
+import { readLogs } from './logs.ts';
 import { runStream } from './run-stream.ts';
 
 export type Handler = (context: EmulatorContext, request: EmulatorRequest) => Reply;
@@ -35,6 +36,8 @@ interface Route {
 
 const DEPLOYMENT = '/v2/deployments/(?<deploymentId>[^/]+)';
 const REVISION = `${DEPLOYMENT}/revisions/(?<revisionId>[^/]+)`;
+/** The log reads live under /v1/projects, the deployment's id in the project's place. */
+const PROJECT_REVISION = '/v1/projects/(?<deploymentId>[^/]+)/revisions/(?<revisionId>[^/]+)';
 
 const ROUTES: Route[] = [
   {
@@ -98,6 +101,20 @@ const ROUTES: Route[] = [
     pattern: new RegExp(`^${REVISION}/redeploy$`),
     scope: 'control-plane',
     handler: redeployRevision,
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^${PROJECT_REVISION}/build_logs$`),
+    scope: 'control-plane',
+    handler: readLogs('build'),
+    enabled: (settings) => settings.logsSupported,
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^${PROJECT_REVISION}/deploy_logs$`),
+    scope: 'control-plane',
+    handler: readLogs('deploy'),
+    enabled: (settings) => settings.logsSupported,
   },
   {
     method: 'POST',

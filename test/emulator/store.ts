@@ -42,6 +42,11 @@ export interface StoredRevision {
   /** The deployment's source_config when the revision was made. */
   sourceConfig: SourceConfig;
   sourceRevisionConfig: StoredRevisionConfig;
+  /** The lines of its build log and deploy log (revealed as the revision moves; logs.ts). */
+  buildLog: string[];
+  deployLog: string[];
+  /** The failure's status_message, only when the script gave one (production sends none). */
+  statusMessage?: string;
 }
 
 export interface StoredDeployment {
@@ -55,6 +60,8 @@ export interface StoredDeployment {
   /** Oldest first; the last one is latest_revision_id. */
   revisions: StoredRevision[];
   deletedAt?: number;
+  /** The DELETE asked for the tracing project named like the deployment to go too. */
+  deleteTracingProject?: boolean;
   /** GETs of this deployment still to be answered 404 (read-after-write lag). */
   hiddenReads: number;
 }
@@ -92,6 +99,8 @@ function withoutUndefined<T extends object>(value: T): T {
 export class DeploymentStore {
   private readonly settings: StoreSettings;
   private readonly byId = new Map<string, StoredDeployment>();
+  /** Tracing projects, by name: one is created with each deployment, and outlives it by default. */
+  private readonly tracing = new Set<string>();
   private readonly revisionScripts = new Map<string, RevisionScript[]>();
 
   constructor(settings: StoreSettings) {
@@ -111,6 +120,7 @@ export class DeploymentStore {
         now >= deployment.deletedAt + this.settings.deleteAfterMs
       ) {
         this.byId.delete(id);
+        if (deployment.deleteTracingProject) this.tracing.delete(deployment.name);
       }
     }
   }
@@ -134,13 +144,34 @@ export class DeploymentStore {
     return deployment.deletedAt !== undefined;
   }
 
+  /**
+   * A deleted deployment is AWAITING_DELETE for the first half of deleteAfterMs, then
+   * AWAITING_FINAL_DELETE until it is gone (known-behaviour.md).
+   */
+  deploymentStatus(deployment: StoredDeployment): string {
+    if (deployment.deletedAt === undefined) return 'READY';
+    const elapsed = this.now() - deployment.deletedAt;
+    return elapsed * 2 < this.settings.deleteAfterMs ? 'AWAITING_DELETE' : 'AWAITING_FINAL_DELETE';
+  }
+
+  /** The names of the tracing projects that exist. */
+  tracingProjects(): string[] {
+    this.forgetDeleted();
+    return [...this.tracing];
+  }
+
   create(request: CreateDeploymentRequest): StoredDeployment {
     const now = this.now();
     const sourceConfig = withoutUndefined({ ...request.source_config });
-    if (request.source === 'hosted_repo') {
-      // The server owns a hosted deployment's URL; a user-given one is assumed to be ignored.
+    if (request.source !== 'external_container') {
+      // The server owns the URL of every deployment but a self-hosted container's.
       sourceConfig.custom_url = this.settings.appUrlFor(request.name);
     }
+    if (request.source === 'hosted_repo') {
+      // Assumed: the server's default tier.
+      sourceConfig.deployment_type ??= DEFAULT_DEPLOYMENT_TYPE;
+    }
+    this.tracing.add(request.name);
     const deployment: StoredDeployment = {
       id: randomUUID(),
       name: request.name,
@@ -182,7 +213,9 @@ export class DeploymentStore {
     return this.addRevision(deployment, withoutCommitSha(revision.sourceRevisionConfig));
   }
 
-  markDeleted(deployment: StoredDeployment): void {
+  markDeleted(deployment: StoredDeployment, deleteTracingProject: boolean): void {
+    deployment.deleteTracingProject =
+      (deployment.deleteTracingProject ?? false) || deleteTracingProject;
     deployment.deletedAt ??= this.now();
     deployment.updatedAt = this.now();
   }
@@ -238,13 +271,14 @@ export class DeploymentStore {
 
   reset(): void {
     this.byId.clear();
+    this.tracing.clear();
     this.revisionScripts.clear();
   }
 
   private addRevision(deployment: StoredDeployment, config: SourceRevisionConfig): StoredRevision {
     const now = this.now();
     for (const older of deployment.revisions) {
-      if (older.supersededAt === undefined && isPending(this.revisionState(older))) {
+      if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
         older.supersededAt = now;
       }
     }
@@ -261,10 +295,31 @@ export class DeploymentStore {
       sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },
       hiddenReads: this.settings.notFoundAfterWrite,
       ...(script?.stepEachRead ? { stepsRead: 0 } : {}),
+      buildLog: script?.buildLog ?? defaultBuildLog(script?.outcome),
+      deployLog: script?.deployLog ?? defaultDeployLog(script?.outcome),
+      ...(script?.statusMessage === undefined ? {} : { statusMessage: script.statusMessage }),
     };
     deployment.revisions.push(revision);
     return revision;
   }
+}
+
+/** Assumed: the tier a hosted_repo deployment gets when the create names none. */
+export const DEFAULT_DEPLOYMENT_TYPE = 'dev';
+
+function defaultBuildLog(outcome: RevisionScript['outcome'] | undefined): string[] {
+  const lines = ['Installing dependencies', 'Building the image', 'Pushing the image'];
+  return outcome === 'build-fail'
+    ? [...lines.slice(0, 2), 'error: the build exited with code 1']
+    : lines;
+}
+
+function defaultDeployLog(outcome: RevisionScript['outcome'] | undefined): string[] {
+  if (outcome === 'create-fail') return ['error: the revision could not be created'];
+  const lines = ['Starting the server', 'Waiting for the health check'];
+  return outcome === 'deploy-fail'
+    ? [...lines, 'error: the health check failed']
+    : [...lines, 'Serving'];
 }
 
 function withoutCommitSha(config: StoredRevisionConfig | undefined): SourceRevisionConfig {

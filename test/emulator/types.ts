@@ -15,6 +15,17 @@ export interface EmulatorOptions {
   tenantId?: string;
   /** Default true; false makes GET /v2/listeners/{id} answer 403 (not an enterprise plan). */
   listenersAllowed?: boolean;
+  /**
+   * Default true: POST /v1/projects/{id}/revisions/{revision}/build_logs and deploy_logs answer
+   * the revision's logs (known-behaviour.md). false: the routes are absent (404).
+   */
+  logsSupported?: boolean;
+  /**
+   * Default false. true: a PATCH answers the deployment as it was before the new revision was
+   * added (latest_revision_id still the old one), as a server may that builds revisions
+   * asynchronously: the client must find its revision in the revisions list.
+   */
+  patchAnswersStale?: boolean;
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**
@@ -96,13 +107,23 @@ export type RevisionOutcome =
   | 'build-fail'
   | 'deploy-fail'
   | 'interrupt'
+  | 'interrupt-resume'
   | 'stay'
   | 'unknown-status';
 
 export interface RevisionScript {
   outcome: RevisionOutcome;
-  /** The failed revision's status_message. */
+  /**
+   * A status_message on the failed revision: a server that adds one. Default none, as the
+   * production service (the reason is in the logs).
+   */
   statusMessage?: string;
+  /** The build log's lines (default: a few, ending in an error line for 'build-fail'). */
+  buildLog?: string[];
+  /** The deploy log's lines (default: a few, ending in an error line for the failures). */
+  deployLog?: string[];
+  /** For 'interrupt-resume': how many steps it stays INTERRUPTED before building again. Default 1. */
+  interruptedSteps?: number;
   /** For 'stay': the status it stays in forever. Default BUILDING. */
   stayAt?: string;
   /** For 'unknown-status': the unknown status shown for one step. Default WARMING_UP. */
@@ -141,6 +162,8 @@ export interface ListenerInput {
 }
 
 export interface AuthenticateResult {
+  /** Default: `completed` with a token, else `pending`. */
+  status?: string;
   token?: string;
   url?: string;
   auth_id?: string;

@@ -41,7 +41,9 @@ export function missing(loc: Loc): ValidationIssue {
 export type Field =
   | { kind: 'string'; pattern?: RegExp }
   | { kind: 'int'; min?: number }
-  | { kind: 'number'; min?: number }
+  | { kind: 'number'; min?: number; max?: number }
+  /** An object of free keys whose values are all `value` (labels, annotations). */
+  | { kind: 'map'; value: Field }
   | { kind: 'boolean' }
   | { kind: 'enum'; values: readonly string[] }
   /** "object" whose inner structure the spec does not show: any JSON object. */
@@ -67,8 +69,12 @@ export const field = {
   string: (pattern?: RegExp): Field =>
     pattern === undefined ? { kind: 'string' } : { kind: 'string', pattern },
   int: (min?: number): Field => (min === undefined ? { kind: 'int' } : { kind: 'int', min }),
-  number: (min?: number): Field =>
-    min === undefined ? { kind: 'number' } : { kind: 'number', min },
+  number: (min?: number, max?: number): Field => ({
+    kind: 'number',
+    ...(min === undefined ? {} : { min }),
+    ...(max === undefined ? {} : { max }),
+  }),
+  mapOf: (value: Field): Field => ({ kind: 'map', value }),
   boolean: (): Field => ({ kind: 'boolean' }),
   oneOf: (values: readonly string[]): Field => ({ kind: 'enum', values }),
   object: (): Field => ({ kind: 'object' }),
@@ -132,7 +138,17 @@ export function checkValue(field: Field, value: unknown, loc: Loc): ValidationIs
       if (typeof value !== 'number' || !Number.isFinite(value)) {
         return [issue(loc, 'Input should be a valid number', 'float_type')];
       }
+      if (field.max !== undefined && value > field.max) {
+        return [
+          issue(loc, `Input should be less than or equal to ${field.max}`, 'less_than_equal'),
+        ];
+      }
       return minimumIssues(loc, value, field.min);
+    case 'map':
+      if (!isObject(value)) return [issue(loc, 'Input should be a valid dictionary', 'dict_type')];
+      return Object.entries(value).flatMap(([key, inner]) =>
+        checkValue(field.value, inner, [...loc, key]),
+      );
     case 'boolean':
       return typeof value === 'boolean'
         ? []

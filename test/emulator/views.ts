@@ -3,13 +3,19 @@
  * current time. Extra fields a client does not know (tenant_id, deployment_type, ...) are
  * included on purpose: the real service sends some, and a client must ignore them.
  */
-import type { Deployment, Revision } from './api-shapes.ts';
+import {
+  type Deployment,
+  RESOURCE_SPEC_DEFAULT_LIMITS,
+  type ResourceSpec,
+  type Revision,
+  type SourceConfig,
+} from './api-shapes.ts';
 import { isoAt } from './clock.ts';
+import { isPending } from './lifecycle.ts';
 import type { DeploymentStore, StoredDeployment, StoredRevision } from './store.ts';
 
-/** Assumed defaults for fields the create body cannot set. */
+/** Assumed default for a field the create body cannot set. */
 const IMAGE_VERSION = '0.4.0';
-const DEPLOYMENT_TYPE = 'dev';
 /** The workspace of a key that is not organization-scoped. */
 const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -27,8 +33,33 @@ function isRemoteReconciled(deployment: StoredDeployment): boolean {
   return deployment.sourceConfig.listener_id !== undefined;
 }
 
-function deploymentStatus(deployment: StoredDeployment): string {
-  return deployment.deletedAt === undefined ? 'READY' : 'AWAITING_DELETE';
+/**
+ * source_config as the service answers it (known-behaviour.md): install_command, build_command
+ * and listener_config are not echoed, and resource_spec comes back with the server's defaults
+ * filled in. A client must not read what is absent or defaulted as "different".
+ */
+export function sourceConfigAnswer(config: SourceConfig): SourceConfig {
+  const {
+    install_command: _install,
+    build_command: _build,
+    listener_config: _listener,
+    ...answered
+  } = structuredClone(config);
+  if (answered.resource_spec !== undefined) {
+    answered.resource_spec = withDefaultLimits(answered.resource_spec);
+  }
+  return answered;
+}
+
+function withDefaultLimits(spec: ResourceSpec): ResourceSpec {
+  const filled: ResourceSpec = { ...spec };
+  for (const { limit, request, factor } of RESOURCE_SPEC_DEFAULT_LIMITS) {
+    const value = filled[request];
+    if (filled[limit] === undefined && typeof value === 'number') {
+      filled[limit] = Math.round(value * factor * 10) / 10;
+    }
+  }
+  return filled;
 }
 
 export function deploymentView(
@@ -41,17 +72,16 @@ export function deploymentView(
     id: deployment.id,
     name: deployment.name,
     source: deployment.source,
-    source_config: structuredClone(deployment.sourceConfig),
+    source_config: sourceConfigAnswer(deployment.sourceConfig),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
     source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },
     secrets: secretNames(deployment),
     created_at: isoAt(deployment.createdAt),
     updated_at: isoAt(deployment.updatedAt),
-    status: deploymentStatus(deployment),
+    status: store.deploymentStatus(deployment),
     latest_revision_id: latest?.id ?? null,
     active_revision_id: store.activeRevision(deployment)?.id ?? null,
     image_version: IMAGE_VERSION,
-    deployment_type: DEPLOYMENT_TYPE,
     remote_reconciled: isRemoteReconciled(deployment),
     tenant_id: tenantId ?? DEFAULT_TENANT_ID,
   };
@@ -66,9 +96,11 @@ export function revisionView(store: DeploymentStore, revision: StoredRevision): 
     source: revision.source,
     created_at: isoAt(revision.createdAt),
     updated_at: isoAt(state.since),
-    source_config: structuredClone(revision.sourceConfig),
+    source_config: sourceConfigAnswer(revision.sourceConfig),
     source_revision_config: { ...revision.sourceRevisionConfig },
   };
-  if (state.statusMessage !== undefined) view.status_message = state.statusMessage;
+  if (revision.statusMessage !== undefined && !isPending(state, revision.plan)) {
+    view.status_message = revision.statusMessage;
+  }
   return view;
 }

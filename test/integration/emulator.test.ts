@@ -355,9 +355,16 @@ describe('get', () => {
 
 describe('PATCH', () => {
   it('changes source_config without a revision, replacing resource_spec whole', async () => {
-    const deployment = await create('agent', {
-      source_config: { resource_spec: { cpu: 1, memory_mb: 1024 }, build_on_push: false },
+    const created = await call('POST', '/v2/deployments', {
+      body: {
+        ...containerBody('box', { image_uri: 'registry.test/agent:1' }),
+        source_config: {
+          custom_url: 'https://agent.example.test',
+          resource_spec: { cpu: 1, memory_mb: 1024 },
+        },
+      },
     });
+    const deployment = created.body;
     const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
       body: { source_config: { resource_spec: { min_scale: 2 } } },
     });
@@ -365,8 +372,7 @@ describe('PATCH', () => {
     expect(patched.body.latest_revision_id).toBe(deployment.latest_revision_id);
     expect(patched.body.source_config).toEqual({
       resource_spec: { min_scale: 2 },
-      build_on_push: false,
-      custom_url: `${emulator.url}/apps/agent`,
+      custom_url: 'https://agent.example.test',
     });
     expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
   });
@@ -452,22 +458,40 @@ describe('requests are checked against the spec, not against the client', () => 
       source_config: { repo_url: 'https://example.test/a.git', resource_spec: resourceSpec },
     });
 
-  it('takes integers where the spec does not mark a resource field `number`', async () => {
-    const fractional = { orchestrator_cpu: 0.5, executor_cpu: 1.5, db_cpu_limit: 2.5 };
-    const answer = await call('POST', '/v2/deployments', { body: withSpec(fractional) });
-    expect(issues(answer)).toEqual(
-      Object.keys(fractional).map((name) => ({
-        loc: ['body', 'source_config', 'resource_spec', name],
-        msg: 'Input should be a valid integer, got a number with a fractional part',
-        type: 'int_from_float',
-      })),
-    );
-    expect(emulator.deployments()).toEqual([]);
-    const marked = { cpu: 0.5, cpu_limit: 1.5, queue_cpu: 0.25, queue_cpu_limit: 0.5 };
-    const accepted = await call('POST', '/v2/deployments', {
-      body: withSpec({ ...marked, orchestrator_cpu: 1, db_cpu: 2 }),
+  it('validates resource_spec as production does: cpu ranges, fractional db_cpu, cache_*', async () => {
+    const withContainerSpec = (resourceSpec: unknown) => ({
+      ...containerBody('box', { image_uri: 'registry.test/agent:1' }),
+      source_config: { resource_spec: resourceSpec },
     });
+    const outOfRange = { cpu: 9, cpu_limit: 0.05, cache_cpu: 0, memory_mb: 1.5 };
+    const answer = await call('POST', '/v2/deployments', { body: withContainerSpec(outOfRange) });
+    expect(issues(answer).map((each) => [each.loc.at(-1), each.type])).toEqual([
+      ['cpu', 'less_than_equal'],
+      ['cache_cpu', 'greater_than_equal'],
+      ['cpu_limit', 'greater_than_equal'],
+      ['memory_mb', 'int_from_float'],
+    ]);
+    expect(emulator.deployments()).toEqual([]);
+    const production = {
+      cpu: 0.5,
+      cpu_limit: 1.5,
+      queue_cpu: 0.25,
+      cache_cpu: 0.2,
+      cache_memory_mb: 256,
+      db_cpu: 0.5,
+      db_cpu_limit: 1.5,
+      orchestrator_cpu: 0.5,
+      executor_cpu: 1.5,
+    };
+    const accepted = await call('POST', '/v2/deployments', { body: withContainerSpec(production) });
     expect(accepted.status).toBe(201);
+    // Unset limits come back filled in: twice the request (the cache's memory: the same).
+    expect(dig(accepted.body, 'source_config', 'resource_spec')).toEqual({
+      ...production,
+      queue_cpu_limit: 0.5,
+      cache_cpu_limit: 0.4,
+      cache_memory_limit_mb: 256,
+    });
   });
 
   it('answers the pydantic type of each wrong value', async () => {
@@ -490,6 +514,8 @@ describe('requests are checked against the spec, not against the client', () => 
       'body.source_config.listener_id': 'string_pattern_mismatch',
       'body.source_config.resource_spec.min_scale': 'int_type',
       'body.source_config.resource_spec.labels': 'dict_type',
+      'body.source_config.resource_spec.sidecars.0.name': 'missing',
+      'body.source_config.resource_spec.sidecars.0.image': 'missing',
       'body.source_config.resource_spec.sidecars.0.args': 'list_type',
       'body.secrets.0.value': 'missing',
       'body.secrets.1': 'model_type',
@@ -530,13 +556,13 @@ describe('requests are checked against the spec, not against the client', () => 
     expect((await call('PATCH', url, { body: {} })).status).toBe(200);
     const answer = await call('PATCH', url, {
       body: {
-        source_config: { resource_spec: { db_cpu: 0.5 } },
+        source_config: { resource_spec: { db_storage_gi: 0.5 } },
         source_revision_config: { repo_ref: 7 },
         secrets: [{ name: 'A', value: 1 }],
       },
     });
     expect(issues(answer).map((each) => [each.loc.join('.'), each.type])).toEqual([
-      ['body.source_config.resource_spec.db_cpu', 'int_from_float'],
+      ['body.source_config.resource_spec.db_storage_gi', 'int_from_float'],
       ['body.source_revision_config.repo_ref', 'string_type'],
       ['body.secrets.0.value', 'string_type'],
     ]);
@@ -548,6 +574,8 @@ describe('requests are checked against the spec, not against the client', () => 
       body: { use_agent_builder_public_oauth: 'true', thread: 'x' },
     });
     expect(issues(auth).map((each) => [each.loc.join('.'), each.type])).toEqual([
+      ['body.provider', 'missing'],
+      ['body.scopes', 'missing'],
       ['body.use_agent_builder_public_oauth', 'bool_type'],
       ['body.thread', 'extra_forbidden'],
     ]);
@@ -667,11 +695,13 @@ describe('scripted revisions', () => {
     },
   );
 
-  it('gives a failed revision a default status_message', async () => {
+  it('sends no status_message by default, as the production service', async () => {
     emulator.scriptRevision('agent', { outcome: 'build-fail' });
     const deployment = await create('agent');
     emulator.advance(STEP * 10);
-    expect(emulator.revisions(String(deployment.id))[0]?.status_message).toMatch(/Build failed/);
+    const [revision] = emulator.revisions(String(deployment.id));
+    expect(revision?.status).toBe('BUILD_FAILED');
+    expect(revision).not.toHaveProperty('status_message');
   });
 
   it("'stay' stays at BUILDING by default, or at the status given", async () => {
@@ -859,13 +889,25 @@ describe('authenticate', () => {
     expect(started.status).toBe(200);
     expect(started.body.url).toEqual(expect.any(String));
     expect(started.body.auth_id).toEqual(expect.any(String));
+    expect(started.body.status).toBe('pending');
     expect(started.body).not.toHaveProperty('token');
     emulator.setAuthenticateResult({ token: 'oauth-token' });
-    const done = await call('POST', '/v2/auth/authenticate', { body: { provider: 'github' } });
-    expect(done.body).toEqual({ token: 'oauth-token' });
-    expect(locs(await call('POST', '/v2/auth/authenticate', { body: { scopes: 'repo' } }))).toEqual(
-      [['body', 'scopes']],
-    );
+    const done = await call('POST', '/v2/auth/authenticate', {
+      body: { provider: 'github', scopes: ['repo'] },
+    });
+    expect(done.body).toEqual({ status: 'completed', token: 'oauth-token' });
+    expect(
+      locs(
+        await call('POST', '/v2/auth/authenticate', {
+          body: { provider: 'github', scopes: 'repo' },
+        }),
+      ),
+    ).toEqual([['body', 'scopes']]);
+    // provider and scopes are required (known-behaviour.md).
+    expect(locs(await call('POST', '/v2/auth/authenticate', { body: { user_id: 'u1' } }))).toEqual([
+      ['body', 'provider'],
+      ['body', 'scopes'],
+    ]);
   });
 });
 
@@ -1149,9 +1191,9 @@ describe('admin API', () => {
     expect((await call('GET', `/v2/listeners/${listener.body.id}`)).body.compute_id).toBe('c1');
 
     await admin('POST', 'authenticate-result', { token: 't' });
-    expect((await call('POST', '/v2/auth/authenticate', { body: {} })).body).toEqual({
-      token: 't',
-    });
+    expect(
+      (await call('POST', '/v2/auth/authenticate', { body: { provider: 'p', scopes: [] } })).body,
+    ).toEqual({ status: 'completed', token: 't' });
   });
 
   it('lists recorded requests without admin ones, and resets', async () => {
@@ -1281,3 +1323,254 @@ describe('process hygiene', () => {
     expect(result).toMatchObject({ code: 0, signal: null });
   });
 });
+
+describe('the production contract (known-behaviour.md)', () => {
+  it('takes a tag only as its full ref, and refuses build_on_push with a tag', async () => {
+    const tagged = hostedBody('agent', {
+      source_config: { repo_url: 'https://example.test/a.git', build_on_push: true },
+      source_revision_config: { repo_ref: 'refs/tags/v1.0.0', graph_config_path: 'g.json' },
+    });
+    expect(locs(await call('POST', '/v2/deployments', { body: tagged }))).toEqual([
+      ['body', 'source_config', 'build_on_push'],
+    ]);
+    const deployment = await create('agent', {
+      source_config: { repo_url: 'https://example.test/a.git', build_on_push: true },
+    });
+    const url = `/v2/deployments/${deployment.id}`;
+    // The flag as it would be after the PATCH (true, stored) with the ref the PATCH sets.
+    expect(
+      locs(
+        await call('PATCH', url, {
+          body: { source_revision_config: { repo_ref: 'refs/tags/v1' } },
+        }),
+      ),
+    ).toEqual([['body', 'source_config', 'build_on_push']]);
+    const patched = await call('PATCH', url, {
+      body: {
+        source_config: { build_on_push: false },
+        source_revision_config: { repo_ref: 'refs/tags/v1' },
+      },
+    });
+    expect(patched.status).toBe(200);
+    expect(dig(patched.body, 'source_revision_config', 'repo_ref')).toBe('refs/tags/v1');
+  });
+
+  it('keeps the tier in source_config.deployment_type, hosted_repo only, never changed by PATCH', async () => {
+    const deployment = await create('agent', {
+      source_config: { repo_url: 'https://example.test/a.git', deployment_type: 'prod' },
+    });
+    expect(dig(deployment, 'source_config', 'deployment_type')).toBe('prod');
+    const defaulted = await create('other');
+    expect(dig(defaulted, 'source_config', 'deployment_type')).toBe('dev');
+    const url = `/v2/deployments/${deployment.id}`;
+    expect(
+      locs(await call('PATCH', url, { body: { source_config: { deployment_type: 'dev' } } })),
+    ).toEqual([['body', 'source_config', 'deployment_type']]);
+    const container = await call('POST', '/v2/deployments', {
+      body: {
+        ...containerBody('box', { image_uri: 'registry.test/agent:1' }),
+        source_config: { custom_url: 'https://box.test', deployment_type: 'dev' },
+      },
+    });
+    expect(locs(container)).toEqual([['body', 'source_config', 'deployment_type']]);
+    const listed = await call('GET', '/v2/deployments?deployment_type=prod');
+    expect(names(listed.body.resources, 'name')).toEqual(['agent']);
+  });
+
+  it('refuses a change of the fields that never change, and a resource_spec or custom_url on hosted_repo', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    const changed = await call('PATCH', url, {
+      body: {
+        source_config: {
+          repo_url: 'https://example.test/other.git',
+          integration_id: '3f0c1b9e-0000-4000-8000-000000000001',
+          listener_id: '3f0c1b9e-0000-4000-8000-000000000002',
+          listener_config: { k8s_namespace: 'x' },
+        },
+      },
+    });
+    expect(locs(changed)).toEqual([
+      ['body', 'source_config', 'integration_id'],
+      ['body', 'source_config', 'repo_url'],
+      ['body', 'source_config', 'listener_id'],
+      ['body', 'source_config', 'listener_config', 'k8s_namespace'],
+    ]);
+    // The same value is no change.
+    const same = await call('PATCH', url, {
+      body: { source_config: { repo_url: 'https://example.test/agent.git' } },
+    });
+    expect(same.status).toBe(200);
+    expect(
+      locs(await call('PATCH', url, { body: { source_config: { resource_spec: { cpu: 1 } } } })),
+    ).toEqual([['body', 'source_config', 'resource_spec']]);
+    expect(
+      locs(await call('PATCH', url, { body: { source_config: { custom_url: 'https://x.test' } } })),
+    ).toEqual([['body', 'source_config', 'custom_url']]);
+  });
+
+  it('does not echo install_command, build_command and listener_config', async () => {
+    const deployment = await create('agent', {
+      source_config: {
+        repo_url: 'https://example.test/a.git',
+        install_command: 'pip install .',
+        build_command: 'make',
+      },
+    });
+    expect(deployment.source_config).not.toHaveProperty('install_command');
+    expect(deployment.source_config).not.toHaveProperty('build_command');
+    expect(deployment.source_config).toHaveProperty('repo_url');
+    const revision = emulator.revisions(String(deployment.id))[0];
+    expect(revision?.source_config).not.toHaveProperty('build_command');
+  });
+
+  it("refuses secrets named like the platform's own variables", async () => {
+    const answer = await call('POST', '/v2/deployments', {
+      body: hostedBody('agent', {
+        secrets: [
+          { name: 'OK', value: 'v' },
+          { name: 'LANGSMITH_API_KEY', value: 'v' },
+        ],
+      }),
+    });
+    expect(locs(answer)).toEqual([['body', 'secrets', 1, 'name']]);
+  });
+
+  it('lists revisions newest first, filtered by status', async () => {
+    emulator.scriptRevision('agent', { outcome: 'build-fail' });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 10);
+    await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    const all = await call('GET', `/v2/deployments/${deployment.id}/revisions`);
+    expect(names(all.body.resources, 'status')).toEqual(['CREATING', 'BUILD_FAILED']);
+    const failed = await call(
+      'GET',
+      `/v2/deployments/${deployment.id}/revisions?status=BUILD_FAILED,DEPLOY_FAILED`,
+    );
+    expect(names(failed.body.resources, 'id')).toEqual([deployment.latest_revision_id]);
+  });
+
+  it('answers a stale deployment to a PATCH when patchAnswersStale is set', async () => {
+    const stale = await startEmulator({ apiKey: KEY, clock: 'manual', patchAnswersStale: true });
+    try {
+      const created = await fetch(`${stale.url}/v2/deployments`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(hostedBody('agent')),
+      }).then((answer) => answer.json() as Promise<Json>);
+      const patched = await fetch(`${stale.url}/v2/deployments/${created.id}`, {
+        method: 'PATCH',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ source_revision_config: { repo_ref: 'next' } }),
+      }).then((answer) => answer.json() as Promise<Json>);
+      expect(patched.latest_revision_id).toBe(created.latest_revision_id);
+      expect(stale.revisions(String(created.id))).toHaveLength(2);
+    } finally {
+      await stale.close();
+    }
+  });
+
+  it('serves build and deploy logs that grow as the revision moves, paged by an opaque next_offset', async () => {
+    const buildLog = Array.from({ length: 6 }, (_, index) => `line ${index + 1}`);
+    emulator.scriptRevision('agent', { outcome: 'build-fail', buildLog });
+    const deployment = await create('agent');
+    const path = `/v1/projects/${deployment.id}/revisions/${deployment.latest_revision_id}`;
+    const read = async (body: Json) => {
+      const answer = (await call('POST', `${path}/build_logs`, { body })).body;
+      return { logs: answer.logs as Json[], next_offset: answer.next_offset };
+    };
+    expect((await read({ order: 'asc' })).logs).toEqual([]);
+    emulator.advance(STEP * 2); // AWAITING_BUILD: half the log is written
+    const first = await read({ order: 'asc', limit: 2 });
+    expect(names(first.logs, 'message')).toEqual(['line 1', 'line 2']);
+    expect(typeof first.next_offset).toBe('string');
+    const second = await read({ order: 'asc', limit: 2, offset: first.next_offset });
+    expect(names(second.logs, 'message')).toEqual(['line 3']);
+    emulator.advance(STEP * 10); // BUILD_FAILED: all of it
+    const rest = await read({ order: 'asc', limit: 100, offset: second.next_offset });
+    expect(names(rest.logs, 'message')).toEqual(['line 4', 'line 5', 'line 6']);
+    const last = await read({ order: 'desc', limit: 2 });
+    expect(names(last.logs, 'message')).toEqual(['line 6', 'line 5']);
+    expect(Object.keys(last.logs[0] ?? {}).sort()).toEqual(['id', 'level', 'message', 'timestamp']);
+    expect((await call('POST', `${path}/build_logs`, { body: { order: 'up' } })).status).toBe(422);
+    const deployLog = await call('POST', `${path}/deploy_logs`, {
+      body: { order: 'desc', limit: 30 },
+    });
+    expect(deployLog.body.logs).toEqual([]);
+
+    const without = await startEmulator({ apiKey: KEY, logsSupported: false });
+    try {
+      const answer = await fetch(`${without.url}${path}/build_logs`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(answer.status).toBe(404);
+    } finally {
+      await without.close();
+    }
+  });
+
+  it('deletes through AWAITING_DELETE and AWAITING_FINAL_DELETE, keeping the tracing project unless asked', async () => {
+    const kept = await create('kept');
+    const dropped = await create('dropped');
+    expect(emulator.tracingProjects().sort()).toEqual(['dropped', 'kept']);
+    expect((await call('DELETE', `/v2/deployments/${kept.id}`)).status).toBe(204);
+    expect(
+      (await call('DELETE', `/v2/deployments/${dropped.id}?delete_tracing_project=true`)).status,
+    ).toBe(204);
+    expect((await call('GET', `/v2/deployments/${kept.id}`)).body.status).toBe('AWAITING_DELETE');
+    emulator.advance(STEP / 2);
+    expect((await call('GET', `/v2/deployments/${kept.id}`)).body.status).toBe(
+      'AWAITING_FINAL_DELETE',
+    );
+    emulator.advance(STEP);
+    expect((await call('GET', `/v2/deployments/${kept.id}`)).status).toBe(404);
+    expect(emulator.tracingProjects()).toEqual(['kept']);
+    const other = await create('other');
+    expect(
+      locs(await call('DELETE', `/v2/deployments/${other.id}?delete_tracing_project=maybe`)),
+    ).toEqual([['query', 'delete_tracing_project']]);
+  });
+
+  it("'interrupt-resume' is INTERRUPTED for a while, then builds on to DEPLOYED", async () => {
+    emulator.scriptRevision('agent', { outcome: 'interrupt-resume', interruptedSteps: 2 });
+    const deployment = await create('agent');
+    expect(await statusWalk(deployment.id, deployment.latest_revision_id, 9)).toEqual([
+      ...HAPPY_PATH.slice(0, 4),
+      'INTERRUPTED',
+      'INTERRUPTED',
+      ...HAPPY_PATH.slice(3),
+    ]);
+    emulator.advance(STEP * 10);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('DEPLOYED');
+  });
+
+  it('reads deployments of the internal_source kind', async () => {
+    const seeded = emulator.seedDeployment({
+      name: 'uploaded',
+      source: 'internal_source',
+      source_config: {},
+      source_revision_config: { graph_config_path: 'langgraph.json' },
+      secrets: [],
+    });
+    const read = await call('GET', `/v2/deployments/${seeded.id}`);
+    expect(read.body.source).toBe('internal_source');
+  });
+});
+
+/** The value at `keys` inside a JSON answer. */
+function dig(value: unknown, ...keys: string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    current = typeof current === 'object' && current !== null ? (current as Json)[key] : undefined;
+  }
+  return current;
+}
+
+/** One field of each item of a JSON list. */
+function names(list: unknown, key: string): unknown[] {
+  return (list as Json[]).map((item) => item[key]);
+}
