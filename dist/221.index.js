@@ -21,13 +21,18 @@ export const modules = {
  */
 
 // ---------------------------------------------------------------------------------------------
-// resource_spec (2.4): strict, because it is what users write in the `resource-spec` input.
-// "Numbers are integers unless marked number": only cpu, cpu_limit, queue_cpu and
-// queue_cpu_limit are marked, so orchestrator_cpu, executor_cpu, db_cpu (and their limits) are
-// integers like every other count.
+// resource_spec (2.4) as the production service validates it (known-behaviour.md): strict,
+// because it is what users write in the `resource-spec` input. CPU requests 0.1 to 8 cores,
+// CPU limits 0.1 to 16; db_cpu, orchestrator_cpu and executor_cpu (and their limits) are
+// fractional numbers too (known-behaviour.md corrects the spec's table there); the cache
+// workload has cpu and memory requests and limits. Every other quantity is an integer.
 // ---------------------------------------------------------------------------------------------
 const int = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative();
 const num = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative();
+/** A CPU request, in cores. */
+const cpu = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0.1).max(8);
+/** A CPU limit, in cores. */
+const cpuLimit = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0.1).max(16);
 const stringMap = zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP());
 const freeObject = zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J());
 const VolumeMountSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
@@ -56,7 +61,7 @@ const ContainerEnvSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .
 });
 const ContainerSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
     name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    image: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    image: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     imagePullPolicy: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
     workingDir: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
     restartPolicy: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
@@ -73,34 +78,37 @@ const ResourceSpecSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .
     // Main workload
     min_scale: int.optional(),
     max_scale: int.optional(),
-    cpu: num.optional(),
-    cpu_limit: num.optional(),
+    cpu: cpu.optional(),
+    cpu_limit: cpuLimit.optional(),
     memory_mb: int.optional(),
     memory_limit_mb: int.optional(),
     // Queue workload
     queue_min_scale: int.optional(),
     queue_max_scale: int.optional(),
-    queue_cpu: num.optional(),
-    queue_cpu_limit: num.optional(),
+    queue_cpu: cpu.optional(),
+    queue_cpu_limit: cpuLimit.optional(),
     queue_memory_mb: int.optional(),
     queue_memory_limit_mb: int.optional(),
-    // Orchestrator
-    orchestrator_cpu: int.optional(),
-    orchestrator_cpu_limit: int.optional(),
+    // Orchestrator (accepted; the service documents these as "do not use")
+    orchestrator_cpu: num.optional(),
+    orchestrator_cpu_limit: num.optional(),
     orchestrator_memory_mb: int.optional(),
     orchestrator_memory_limit_mb: int.optional(),
     orchestrator_min_scale: int.optional(),
     orchestrator_max_scale: int.optional(),
-    // Executor
-    executor_cpu: int.optional(),
-    executor_cpu_limit: int.optional(),
+    // Executor (accepted; the service documents these as "do not use")
+    executor_cpu: num.optional(),
+    executor_cpu_limit: num.optional(),
     executor_memory_mb: int.optional(),
     executor_memory_limit_mb: int.optional(),
     // Cache
+    cache_cpu: cpu.optional(),
+    cache_cpu_limit: cpuLimit.optional(),
     cache_memory_mb: int.optional(),
+    cache_memory_limit_mb: int.optional(),
     // Database
-    db_cpu: int.optional(),
-    db_cpu_limit: int.optional(),
+    db_cpu: num.optional(),
+    db_cpu_limit: num.optional(),
     db_memory_mb: int.optional(),
     db_memory_limit_mb: int.optional(),
     db_storage_gi: int.optional(),

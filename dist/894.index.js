@@ -280,6 +280,9 @@ const MAX_DETAIL = 1000;
 const MAX_SHORT = 100;
 /** A longer deployment URL is not linked (it would bloat the comment), only shown cut short. */
 const MAX_URL = 2000;
+/** A failed stage's log in the comment: its last lines, each cut to this length. */
+const MAX_LOG_LINES = 30;
+const MAX_LOG_LINE = 300;
 /** A status label, as the comment's heading shows it. */
 const OUTCOME_LABEL = {
     success: 'Succeeded',
@@ -354,6 +357,14 @@ function detailLines(report, clean) {
     }
     if (report.revision?.supersededBy) {
         details.push(`**Superseded by:** ${(0,markdown/* inlineCode */.ti)((0,markdown/* truncate */.xv)(report.revision.supersededBy, MAX_SHORT))}`);
+    }
+    if (report.failureLog?.lines) {
+        const what = report.failureLog.kind === 'build' ? 'Build log' : 'Deploy log';
+        const lines = report.failureLog.lines
+            .slice(-MAX_LOG_LINES)
+            .map((line) => (0,markdown/* truncate */.xv)(line, MAX_LOG_LINE));
+        // Collapsed: the comment stays short; the lines are one click away.
+        details.push(`<details><summary>${what} (last ${lines.length} lines)</summary>\n\n${(0,markdown/* codeBlock */.DV)(lines)}\n\n</details>`);
     }
     if (report.smokeTest) {
         const error = report.smokeTest.error ? `: ${clean(report.smokeTest.error, MAX_DETAIL)}` : '';

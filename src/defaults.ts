@@ -19,6 +19,8 @@ export const INPUT_DEFAULTS = {
   source: 'hosted_repo',
   'min-mask-length': 4,
   'ignore-not-found': true,
+  'delete-tracing-project': false,
+  'build-logs': 'on-failure',
   'max-age': '7d',
   'require-token': false,
   'smoke-test-message': 'ping',

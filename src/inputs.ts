@@ -6,7 +6,7 @@
  * request, and all problems are reported together, each naming its input.
  */
 import { isAbsolute, join } from 'node:path';
-import { SOURCE_KINDS } from './api/enums.ts';
+import { DEPLOYMENT_TYPES, SOURCE_KINDS } from './api/enums.ts';
 import type {
   AuthenticateRequest,
   Secret,
@@ -31,6 +31,7 @@ import {
   parseInteger,
   parseList,
   parseSecrets,
+  RESERVED_ENV_NAMES,
 } from './parse/index.ts';
 import { parseResourceSpecInput } from './parse/resource-spec-reader.ts';
 
@@ -49,6 +50,17 @@ const DEPLOYMENT_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'stat
 
 /** `revision-id: previous` asks redeploy for the revision deployed before the active one. */
 export const PREVIOUS_REVISION = 'previous';
+
+/** `build-logs`: when the revision's build (and deploy) log is read and shown. */
+export const BUILD_LOGS_MODES = ['on-failure', 'stream', 'off'] as const;
+export type BuildLogsMode = (typeof BUILD_LOGS_MODES)[number];
+
+/** The service takes a tag only as its full ref (known-behaviour.md). */
+export const TAG_REF_PREFIX = 'refs/tags/';
+
+export function isTagRef(ref: string | undefined): boolean {
+  return ref !== undefined && ref.startsWith(TAG_REF_PREFIX);
+}
 
 export interface ApiSettings {
   url: string;
@@ -108,6 +120,10 @@ export interface Settings {
   revisionId?: string;
   /** delete: a deployment that does not exist counts as deleted. */
   ignoreNotFound: boolean;
+  /** delete and prune: the tracing project named like the deployment is deleted too. */
+  deleteTracingProject: boolean;
+  /** When a revision's logs are read: on a failure (default), streamed while it builds, never. */
+  buildLogs: BuildLogsMode;
   /** listener: the listener to read. */
   listenerId?: string;
   authenticate: AuthenticateRequest;
@@ -156,9 +172,24 @@ export const LOOPBACK_MIN_POLL_INTERVAL_MS = 5;
 export type InputReader = (name: string) => string;
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** The branch or tag the workflow runs for; on pull requests, the PR's head branch. */
+/**
+ * The branch or tag the workflow runs for; on pull requests, the PR's head branch. A branch by
+ * its name (`main`), a tag by its full ref (`refs/tags/v1.2.0`): the service takes a tag only so.
+ */
 export function defaultRepoRef(env: Environment): string | undefined {
-  return nonEmpty(env.GITHUB_HEAD_REF) ?? nonEmpty(env.GITHUB_REF_NAME);
+  const headRef = nonEmpty(env.GITHUB_HEAD_REF);
+  if (headRef !== undefined) return headRef;
+  const tag = runTag(env);
+  return tag === undefined ? nonEmpty(env.GITHUB_REF_NAME) : `${TAG_REF_PREFIX}${tag}`;
+}
+
+/** The tag a workflow runs for (a push of a tag, a release), else undefined. */
+export function runTag(env: Environment): string | undefined {
+  const ref = nonEmpty(env.GITHUB_REF);
+  if (ref !== undefined) {
+    return isTagRef(ref) ? nonEmpty(ref.slice(TAG_REF_PREFIX.length)) : undefined;
+  }
+  return env.GITHUB_REF_TYPE === 'tag' ? nonEmpty(env.GITHUB_REF_NAME) : undefined;
 }
 
 /**
@@ -313,7 +344,9 @@ function readSourceSettings(
   const source =
     parsed('source', (v) => parseChoice('source', v, SOURCE_KINDS)) ?? INPUT_DEFAULTS.source;
   const sourceConfig = readSourceConfig(text, parsed, flag, problem);
+  checkSourceConfigFor(source, sourceConfig, parsed, problem);
   const revisionConfig = readRevisionConfig(command, source, text, problem, env);
+  checkTagRef(revisionConfig.repo_ref, sourceConfig, problem);
 
   // Untrimmed: the secrets' own lines and indentation are the parser's to judge.
   const secretsRaw = inputs.raw('secrets');
@@ -321,6 +354,14 @@ function readSourceSettings(
     secretsRaw.trim() === ''
       ? []
       : (collector.attempt(() => parseSecrets('secrets', secretsRaw, env)) ?? []);
+  const reserved = secrets.filter((secret) => RESERVED_ENV_NAMES.has(secret.name));
+  if (reserved.length > 0) {
+    const names = reserved.map((secret) => secret.name).join(', ');
+    problem(
+      'secrets',
+      `Input 'secrets' sets ${names}, which the platform reserves (it sets ${reserved.length === 1 ? 'this variable' : 'these variables'} itself and refuses ${reserved.length === 1 ? 'it' : 'them'} as ${reserved.length === 1 ? 'a secret' : 'secrets'}). Rename ${reserved.length === 1 ? 'it' : 'them'} in 'secrets' (and where the app reads ${reserved.length === 1 ? 'it' : 'them'}).`,
+    );
+  }
 
   const minMaskLength = collector.attempt(() =>
     parseInteger('min-mask-length', text('min-mask-length') ?? String(DEFAULT_MIN_MASK_LENGTH), {
@@ -346,6 +387,8 @@ function readCommandOptions(
   Settings,
   | 'revisionId'
   | 'ignoreNotFound'
+  | 'deleteTracingProject'
+  | 'buildLogs'
   | 'listenerId'
   | 'authenticate'
   | 'requireToken'
@@ -370,6 +413,13 @@ function readCommandOptions(
     );
   }
   const ignoreNotFound = flag('ignore-not-found', INPUT_DEFAULTS['ignore-not-found']);
+  const deleteTracingProject = flag(
+    'delete-tracing-project',
+    INPUT_DEFAULTS['delete-tracing-project'],
+  );
+  const buildLogs =
+    inputs.parsed('build-logs', (v) => parseChoice('build-logs', v, BUILD_LOGS_MODES)) ??
+    INPUT_DEFAULTS['build-logs'];
   const listenerId = text('listener-id');
   if (command === 'listener' && listenerId === undefined) {
     problem(
@@ -379,6 +429,23 @@ function readCommandOptions(
   }
 
   const authenticate = readAuthenticate(text, flag);
+  if (command === 'authenticate') {
+    if (authenticate.provider === undefined) {
+      problem(
+        'provider',
+        requiredMessage('provider', "the OAuth provider, for command 'authenticate'"),
+      );
+    }
+    if (authenticate.scopes === undefined) {
+      problem(
+        'scopes',
+        requiredMessage(
+          'scopes',
+          "the OAuth scopes to ask for (comma- or newline-separated), for command 'authenticate'; the control plane requires them",
+        ),
+      );
+    }
+  }
   const requireToken = flag('require-token', INPUT_DEFAULTS['require-token']);
   const smokeTest = readSmokeTest(text, duration);
   const checkout = readCheckout(text('working-directory'), env);
@@ -388,6 +455,8 @@ function readCommandOptions(
   return {
     ...(revisionId === undefined ? {} : { revisionId }),
     ignoreNotFound,
+    deleteTracingProject,
+    buildLogs,
     ...(listenerId === undefined ? {} : { listenerId }),
     authenticate,
     requireToken,
@@ -481,6 +550,55 @@ function readSourceConfig(text: Text, parsed: Parsed, flag: Flag, problem: Probl
   return config;
 }
 
+/**
+ * What a source kind takes (known-behaviour.md): the tier (`deployment-type`) is a hosted_repo's,
+ * `resource-spec` a container's (a hosted deployment is sized by its tier), and `custom-url` an
+ * external container's (the server sets every other deployment's URL).
+ */
+function checkSourceConfigFor(
+  source: SourceKind,
+  config: SourceConfig,
+  parsed: Parsed,
+  problem: Problem,
+): void {
+  const deploymentType = parsed('deployment-type', (v) =>
+    parseChoice('deployment-type', v, DEPLOYMENT_TYPES),
+  );
+  if (deploymentType !== undefined) {
+    if (source === 'hosted_repo') config.deployment_type = deploymentType;
+    else {
+      problem(
+        'deployment-type',
+        `Input 'deployment-type' is '${deploymentType}', but the tier applies to hosted_repo deployments only; source '${source}' runs on your own compute, sized by 'resource-spec'. Remove 'deployment-type', or use source 'hosted_repo'.`,
+      );
+    }
+  }
+  if (config.resource_spec !== undefined && source === 'hosted_repo') {
+    problem(
+      'resource-spec',
+      `Input 'resource-spec' is set, but a hosted_repo deployment is sized by its tier, not by a resource spec (the control plane applies resource_spec to container deployments only). Remove 'resource-spec' and set 'deployment-type' (${DEPLOYMENT_TYPES.join(', ')}) instead, or use source 'external_container'.`,
+    );
+  }
+  if (config.custom_url !== undefined && source !== 'external_container') {
+    problem(
+      'custom-url',
+      `Input 'custom-url' is set, but the control plane sets the URL of a ${source} deployment itself (only an external_container deployment takes one). Remove 'custom-url'; the 'deployment-url' output gives the URL.`,
+    );
+  }
+}
+
+/** A tag never moves: with a tag ref, build_on_push is false, and asking for true is an error. */
+function checkTagRef(repoRef: string | undefined, config: SourceConfig, problem: Problem): void {
+  if (!isTagRef(repoRef)) return;
+  if (config.build_on_push === true) {
+    problem(
+      'build-on-push',
+      `Input 'build-on-push' is true, but 'repo-ref' is the tag ${repoRef}: a tag never moves, so there is nothing to build on push, and the control plane refuses it. Remove 'build-on-push' (it is sent as false with a tag), or deploy a branch.`,
+    );
+  }
+  config.build_on_push = false;
+}
+
 function readRevisionConfig(
   command: CommandName,
   source: SourceKind,
@@ -499,7 +617,7 @@ function readRevisionConfig(
       );
     }
     if (graphConfigPath !== undefined) config.graph_config_path = graphConfigPath;
-    const repoRef = text('repo-ref') ?? defaultRepoRef(env);
+    const repoRef = fullRef(text('repo-ref'), env) ?? defaultRepoRef(env);
     if (repoRef !== undefined) config.repo_ref = repoRef;
     return config;
   }
@@ -517,6 +635,12 @@ function readRevisionConfig(
     );
   }
   return config;
+}
+
+/** The run's own tag given by its bare name (`github.ref_name`) is the full ref the service takes. */
+function fullRef(repoRef: string | undefined, env: Environment): string | undefined {
+  const tag = runTag(env);
+  return tag !== undefined && repoRef === tag ? `${TAG_REF_PREFIX}${tag}` : repoRef;
 }
 
 function readAuthenticate(text: Text, flag: Flag): AuthenticateRequest {

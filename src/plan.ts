@@ -38,7 +38,104 @@ export type DeployPlan =
        * values, so whether they changed is unknown, and they are not listed as changes.
        */
       resentSecrets: string[];
+      /**
+       * source_config fields the inputs set that the server does not echo (build_command, ...):
+       * sent, since whether the deployment has them cannot be seen, and not listed as changes.
+       */
+      unverified: string[];
     };
+
+/**
+ * source_config fields a PATCH can never change (known-behaviour.md): compared with the
+ * deployment's, never sent. `listener_config` stands for its `k8s_namespace`.
+ */
+export const IMMUTABLE_SOURCE_CONFIG_FIELDS = [
+  'integration_id',
+  'repo_url',
+  'deployment_type',
+  'listener_id',
+  'listener_config',
+] as const satisfies readonly (keyof SourceConfig)[];
+
+/** The input that sets each field that never changes, for messages. */
+const IMMUTABLE_FIELD_INPUTS: Record<(typeof IMMUTABLE_SOURCE_CONFIG_FIELDS)[number], string> = {
+  integration_id: 'integration-id',
+  repo_url: 'repo-url',
+  deployment_type: 'deployment-type',
+  listener_id: 'listener-id',
+  listener_config: 'k8s-namespace',
+};
+
+/** source_config fields the server may leave out of its answers (known-behaviour.md). */
+export const UNECHOED_SOURCE_CONFIG_FIELDS: ReadonlySet<string> = new Set([
+  'install_command',
+  'build_command',
+  'listener_config',
+]);
+
+/**
+ * Whether the server's `current` value of source_config field `key` is what `wanted` asks for:
+ * true, false, or undefined when the answer does not show it (an unechoed field left out). A
+ * resource_spec is the same when every field `wanted` sets has that value: the server fills its
+ * defaults into the rest (cpu_limit = 2 × cpu, ...), and those are no difference.
+ */
+export function sameSourceConfigValue(
+  key: string,
+  current: unknown,
+  wanted: unknown,
+): boolean | undefined {
+  if (current == null && UNECHOED_SOURCE_CONFIG_FIELDS.has(key)) return undefined;
+  if (key === 'resource_spec' && isRecord(current) && isRecord(wanted)) {
+    return Object.entries(wanted).every(([field, value]) => sameValue(current[field], value));
+  }
+  return sameValue(current, wanted);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The fields that never change, where the inputs ask for another value than the deployment has:
+ * one InputError naming each, both values and the way out. Fields the answer does not show are
+ * not compared (and never sent).
+ */
+function immutableFieldError(
+  desired: SourceConfig,
+  current: Record<string, unknown>,
+  name: string,
+): InputError | undefined {
+  const problems: { input: string; message: string }[] = [];
+  for (const key of IMMUTABLE_SOURCE_CONFIG_FIELDS) {
+    const wanted =
+      key === 'listener_config' ? desired.listener_config?.k8s_namespace : desired[key];
+    const currentConfig = current.listener_config;
+    const has =
+      key === 'listener_config'
+        ? isRecord(currentConfig)
+          ? currentConfig.k8s_namespace
+          : undefined
+        : current[key];
+    if (wanted === undefined || has == null || sameValue(has, wanted)) continue;
+    const input = IMMUTABLE_FIELD_INPUTS[key];
+    const field =
+      key === 'listener_config'
+        ? 'source_config.listener_config.k8s_namespace'
+        : `source_config.${key}`;
+    const way =
+      key === 'deployment_type'
+        ? `Set '${input}: ${String(has)}' (or leave it empty) to deploy to it, or deploy under a new name to get a ${String(wanted)} deployment (delete this one first to reuse its name).`
+        : `Set '${input}' to ${JSON.stringify(has)} (or leave it empty), or deploy under a new name (delete this one first to reuse its name).`;
+    problems.push({
+      input,
+      message: `Input '${input}' is ${JSON.stringify(wanted)}, but deployment '${name}' has ${field} ${JSON.stringify(has)}, and it cannot change after the deployment was created. Nothing was changed. ${way}`,
+    });
+  }
+  const [first] = problems;
+  if (first === undefined) return undefined;
+  if (problems.length === 1) return new InputError(first.input, first.message);
+  return new InputError(first.input, problems.map((problem) => problem.message).join('\n'));
+}
 
 export function planDeploy(
   desired: DesiredDeployment,
@@ -88,15 +185,23 @@ function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan
   }
   const currentConfig: Record<string, unknown> = existing.source_config ?? {};
   const currentRevision: Record<string, unknown> = existing.source_revision_config ?? {};
+  const immutable = immutableFieldError(desired.sourceConfig, currentConfig, existing.name);
+  if (immutable) throw immutable;
 
   const body: PatchDeploymentRequest = {};
   const sourceConfig: SourceConfig = {};
+  const unverified: string[] = [];
   for (const [key, value] of Object.entries(desired.sourceConfig) as [
     keyof SourceConfig,
     SourceConfig[keyof SourceConfig],
   ][]) {
-    // resource_spec is replaced whole by the server, so it is compared and sent whole.
-    if (!sameValue(currentConfig[key], value)) Object.assign(sourceConfig, { [key]: value });
+    // Never sent: the server refuses a change, and a mismatch was refused above.
+    if ((IMMUTABLE_SOURCE_CONFIG_FIELDS as readonly string[]).includes(key)) continue;
+    // resource_spec is replaced whole by the server, so it is sent whole.
+    const same = sameSourceConfigValue(key, currentConfig[key], value);
+    if (same === true) continue;
+    if (same === undefined) unverified.push(`source_config.${key}`);
+    Object.assign(sourceConfig, { [key]: value });
   }
   if (Object.keys(sourceConfig).length > 0) body.source_config = sourceConfig;
 
@@ -108,13 +213,17 @@ function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan
   if (desired.secrets.length > 0) body.secrets = desired.secrets;
 
   const existingSecretNames = (existing.secrets ?? []).map((secret) => secret.name);
+  const compared = Object.fromEntries(
+    Object.entries(sourceConfig).filter(([key]) => !unverified.includes(`source_config.${key}`)),
+  );
   const changes: FieldChange[] = [
-    ...diffFields('source_config', currentConfig, sourceConfig),
+    ...diffFields('source_config', currentConfig, compared),
     ...diffFields('source_revision_config', currentRevision, revisionConfig),
     ...secretChanges(desired.secrets, existingSecretNames),
   ];
   return {
     action: 'patch',
+    unverified,
     deploymentId: existing.id,
     body,
     changes,
@@ -185,6 +294,9 @@ export function planToJson(plan: DeployPlan, name: string | undefined): Record<s
     ...(plan.action === 'patch' ? { deployment_id: plan.deploymentId } : {}),
     ...(plan.action === 'patch' && plan.resentSecrets.length > 0
       ? { secrets_sent_again: plan.resentSecrets }
+      : {}),
+    ...(plan.action === 'patch' && plan.unverified.length > 0
+      ? { sent_unverified: plan.unverified }
       : {}),
     name,
     request,

@@ -8,7 +8,7 @@
  * everything else already matches (`read-active`).
  */
 import type { Deployment, Revision } from './api/schemas.ts';
-import { type DeployPlan, type DesiredDeployment, sameValue } from './plan.ts';
+import { type DeployPlan, type DesiredDeployment, sameSourceConfigValue } from './plan.ts';
 
 /** The workflow a run belongs to: its own ref and the commit that ref had (PR head on PRs). */
 export interface WorkflowCheckout {
@@ -51,6 +51,12 @@ export function decideSkip(input: SkipInput): SkipDecision {
   if (desired.secrets.length > 0) {
     return deploy(
       "the 'secrets' input is set, and secret values cannot be compared with the deployment's (the server never returns them)",
+    );
+  }
+  if (plan.unverified.length > 0) {
+    // Sameness cannot be proven for a field the server never shows: build.
+    return deploy(
+      `${plan.unverified.join(', ')} ${plan.unverified.length === 1 ? 'is' : 'are'} set, and the control plane does not echo ${plan.unverified.length === 1 ? 'it' : 'them'}, so whether the deployment already has ${plan.unverified.length === 1 ? 'it' : 'them'} cannot be proven`,
     );
   }
   if (plan.body.source_config !== undefined) {
@@ -98,7 +104,8 @@ export function decideSkip(input: SkipInput): SkipDecision {
   const builtWith: Record<string, unknown> | null | undefined = activeRevision.source_config;
   if (builtWith != null) {
     for (const [key, value] of Object.entries(desired.sourceConfig)) {
-      if (!sameValue(builtWith[key], value)) {
+      // Omitted or server-filled is no difference (sameSourceConfigValue); only a shown other value is.
+      if (sameSourceConfigValue(key, builtWith[key], value) === false) {
         return deploy(
           `active revision ${activeId} was built with a different source_config.${key} than this run's`,
         );

@@ -14,7 +14,11 @@ import { type PollOutcome, pollUntil } from './poll.ts';
 // Statuses
 // ---------------------------------------------------------------------------------------------
 
-/** Final statuses that mean the revision will never be deployed. */
+/**
+ * Statuses that mean the revision failed. INTERRUPTED is among them for reports, but it is not
+ * reliably final (known-behaviour.md: the official client polls on through it), so the wait
+ * counts it as a failure only once it has lasted INTERRUPTED_GRACE_MS, or the wait runs out.
+ */
 export const FAILED_REVISION_STATUSES = [
   'CREATE_FAILED',
   'BUILD_FAILED',
@@ -31,6 +35,9 @@ export const TERMINAL_REVISION_STATUSES = [
 ] as const;
 
 export type RevisionStatusClass = 'deployed' | 'failed' | 'skipped' | 'pending';
+
+/** How long a revision must stay INTERRUPTED before the wait takes it as its end. */
+export const INTERRUPTED_GRACE_MS = 2 * 60_000;
 
 export function isFailedRevisionStatus(status: string): status is FailedRevisionStatus {
   return (FAILED_REVISION_STATUSES as readonly string[]).includes(status);
@@ -82,6 +89,8 @@ export interface WaitForRevisionOptions {
    * in flight there) before it is stopped. Default poll.ts's DEFAULT_WAIT_OVERRUN_MS.
    */
   overrunMs?: number;
+  /** How long INTERRUPTED must last to end the wait as a failure. Default INTERRUPTED_GRACE_MS. */
+  interruptedGraceMs?: number;
 }
 
 interface WaitOutcomeBase {
@@ -162,10 +171,20 @@ type OutcomeWithoutBase = WaitOutcome extends infer O
  */
 export async function waitForRevision(options: WaitForRevisionOptions): Promise<WaitOutcome> {
   const timeline = new TimelineRecorder(options.onStatusChange);
+  const graceMs = options.interruptedGraceMs ?? INTERRUPTED_GRACE_MS;
+  // When the revision was first seen INTERRUPTED without a status in between.
+  let interruptedSince: number | undefined;
   const polled = await pollUntil<Revision>({
     read: options.readRevision,
-    isDone: (revision) => settledOutcome(revision) !== undefined,
-    onValue: (revision, seenAt) => timeline.observe(revision, seenAt),
+    isDone: (revision) => {
+      if (revision.status !== 'INTERRUPTED') return settledOutcome(revision) !== undefined;
+      return options.clock.now() - (interruptedSince ?? options.clock.now()) >= graceMs;
+    },
+    onValue: (revision, seenAt) => {
+      timeline.observe(revision, seenAt);
+      interruptedSince =
+        revision.status === 'INTERRUPTED' ? (interruptedSince ?? seenAt) : undefined;
+    },
     clock: options.clock,
     pollIntervalMs: options.pollIntervalMs,
     waitTimeoutMs: options.waitTimeoutMs,
@@ -192,6 +211,9 @@ function revisionOutcome(polled: PollOutcome<Revision>): OutcomeWithoutBase {
       return settled;
     }
     case 'timeout': {
+      // Still INTERRUPTED when the time ran out: that is the story, not the timeout.
+      const interrupted = revision?.status === 'INTERRUPTED' ? settledOutcome(revision) : undefined;
+      if (interrupted !== undefined) return interrupted;
       const timedOut = { kind: 'timeout', revision, lastStatus: revision?.status } as const;
       if (polled.readStopped) return { ...timedOut, readStopped: true };
       return 'lastError' in polled ? { ...timedOut, lastError: polled.lastError } : timedOut;

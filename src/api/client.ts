@@ -27,6 +27,8 @@ import type {
   DeploymentList,
   ListDeploymentsQuery,
   Listener,
+  LogPage,
+  LogsRequest,
   PatchDeploymentRequest,
   Revision,
   RunStreamChunk,
@@ -49,6 +51,9 @@ export interface CallOptions {
  * repeat after a lost answer can see `not-found` for a deployment its first attempt deleted.
  */
 export type DeleteOutcome = 'deleted' | 'not-found' | 'unsupported';
+
+/** Which log of a revision: the build's, or the deploy's. */
+export type LogKind = 'build' | 'deploy';
 
 /** Page size used when walking every page; the API's maximum. */
 export const MAX_PAGE_SIZE = 100;
@@ -336,11 +341,76 @@ export class ControlPlaneClient {
     });
   }
 
-  /** See DeleteOutcome for the mapping of 404 and 405. */
-  async deleteDeployment(deploymentId: string, options: CallOptions = {}): Promise<DeleteOutcome> {
+  /**
+   * The newest revisions of a deployment (newest first, one page of `limit`), or undefined when
+   * the server does not list revisions (404/405, see listRevisions).
+   */
+  async listNewestRevisions(
+    deploymentId: string,
+    limit: number,
+    options: CallOptions = {},
+  ): Promise<Revision[] | undefined> {
+    const request: HttpRequest = {
+      method: 'GET',
+      path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions`,
+      query: listQueryParams({ limit, offset: 0 }),
+      subject: { kind: 'deployment', id: deploymentId },
+      signal: options.signal,
+      retryDeadline: options.retryDeadline,
+      acceptStatuses: [404, 405],
+    };
+    const answer = await this.#http.send(request);
+    if (answer.status === 404 || answer.status === 405) return undefined;
+    const { RevisionListSchema } = await loadSchemas();
+    return this.#http.parse(request, answer, RevisionListSchema).resources;
+  }
+
+  /**
+   * One page of a revision's build or deploy log (POST /v1/projects/{id}/revisions/{rid}/
+   * build_logs or deploy_logs, known-behaviour.md), or undefined when the server has no such
+   * endpoint (404/405). A read only: retried like a GET, not counted as a write.
+   */
+  async readLogs(
+    kind: LogKind,
+    deploymentId: string,
+    revisionId: string,
+    body: LogsRequest,
+    options: CallOptions = {},
+  ): Promise<LogPage | undefined> {
+    const request: HttpRequest = {
+      method: 'POST',
+      path: `/v1/projects/${segment(deploymentId)}/revisions/${segment(revisionId)}/${kind}_logs`,
+      body: {
+        order: body.order,
+        limit: body.limit,
+        ...(body.offset === undefined || body.offset === null ? {} : { offset: body.offset }),
+      },
+      subject: { kind: 'revision', deploymentId, revisionId },
+      signal: options.signal,
+      retryDeadline: options.retryDeadline,
+      acceptStatuses: [404, 405],
+      readOnly: true,
+    };
+    const answer = await this.#http.send(request);
+    if (answer.status === 404 || answer.status === 405) return undefined;
+    const { LogPageSchema } = await loadSchemas();
+    return this.#http.parse(request, answer, LogPageSchema);
+  }
+
+  /**
+   * See DeleteOutcome for the mapping of 404 and 405. `deleteTracingProject`: the tracing project
+   * named like the deployment goes too (the server keeps it by default).
+   */
+  async deleteDeployment(
+    deploymentId: string,
+    options: CallOptions & { deleteTracingProject?: boolean } = {},
+  ): Promise<DeleteOutcome> {
     const answer = await this.#http.send({
       method: 'DELETE',
       path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
+      ...(options.deleteTracingProject
+        ? { query: new URLSearchParams({ delete_tracing_project: 'true' }) }
+        : {}),
       subject: { kind: 'deployment', id: deploymentId },
       signal: options.signal,
       acceptStatuses: [404, 405],

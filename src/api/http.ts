@@ -102,6 +102,11 @@ export interface HttpRequest {
   /** Error statuses handed back to the caller instead of thrown. */
   acceptStatuses?: readonly number[];
   /**
+   * A POST that only reads (the build and deploy log reads): not counted as a write, and
+   * retried like a GET.
+   */
+  readOnly?: boolean;
+  /**
    * Times this request was already sent by a caller's own loop (the create recovery): they
    * count towards the retry budget and the attempts reported in errors.
    */
@@ -265,7 +270,7 @@ export class HttpClient {
    * connection was never made, or a 429 turned it away.
    */
   async send(req: HttpRequest): Promise<HttpAnswer> {
-    if (req.method === 'GET') return this.#send(req);
+    if (req.method === 'GET' || req.readOnly) return this.#send(req);
     const write: WriteInFlight = { method: req.method, path: req.path, subject: req.subject };
     this.#writesInFlight.add(write);
     this.#writesSent += 1;
@@ -278,7 +283,7 @@ export class HttpClient {
 
   async #send(req: HttpRequest): Promise<HttpAnswer> {
     const ctx = this.contextFor(req);
-    const idempotent = IDEMPOTENT_METHODS.has(req.method);
+    const idempotent = IDEMPOTENT_METHODS.has(req.method) || req.readOnly === true;
     for (let attempt = (req.previousAttempts ?? 0) + 1; ; attempt++) {
       req.signal?.throwIfAborted();
       const started = this.#now();

@@ -17,10 +17,11 @@ import { z } from 'zod';
 import {
   DEPLOYMENT_STATUSES,
   DEPLOYMENT_TYPES,
+  type DeploymentType,
   type KnownDeploymentStatus,
   type ListDeploymentsQuery,
+  type ReceivedSourceKind,
   SOURCE_KINDS,
-  type SourceKind,
 } from './enums.ts';
 import { ResourceSpecSchema } from './resource-spec-schema.ts';
 
@@ -30,6 +31,7 @@ export {
   type DeploymentType,
   type KnownDeploymentStatus,
   type ListDeploymentsQuery,
+  type ReceivedSourceKind,
   SOURCE_KINDS,
   type SourceKind,
 } from './enums.ts';
@@ -86,6 +88,7 @@ const uuid = z.guid();
 export const ListenerConfigSchema = z.strictObject({ k8s_namespace: z.string() });
 
 export const SourceConfigSchema = z.strictObject({
+  deployment_type: z.enum(DEPLOYMENT_TYPES).optional(),
   integration_id: uuid.optional(),
   repo_url: z.string().optional(),
   build_on_push: z.boolean().optional(),
@@ -147,6 +150,7 @@ export type RunStreamRequest = z.infer<typeof RunStreamRequestSchema>;
 const receivedString = z.string().nullish();
 
 export const ReceivedSourceConfigSchema = z.looseObject({
+  deployment_type: openEnum<DeploymentType>().nullish(),
   integration_id: receivedString,
   repo_url: receivedString,
   build_on_push: z.boolean().nullish(),
@@ -170,7 +174,7 @@ export const ReceivedSecretSchema = z.looseObject({ name: z.string(), value: rec
 export const DeploymentSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
-  source: openEnum<SourceKind>().nullish(),
+  source: openEnum<ReceivedSourceKind>().nullish(),
   source_config: ReceivedSourceConfigSchema.nullish(),
   source_revision_config: ReceivedSourceRevisionConfigSchema.nullish(),
   secrets: z.array(ReceivedSecretSchema).nullish(),
@@ -187,7 +191,7 @@ export const RevisionSchema = z.looseObject({
   id: z.string(),
   status: openEnum<KnownRevisionStatus>(),
   status_message: receivedString,
-  source: openEnum<SourceKind>().nullish(),
+  source: openEnum<ReceivedSourceKind>().nullish(),
   created_at: receivedString,
   updated_at: receivedString,
   source_config: ReceivedSourceConfigSchema.nullish(),
@@ -216,7 +220,11 @@ export const ListenerSchema = z.looseObject({
 });
 export type Listener = z.infer<typeof ListenerSchema>;
 
+/** Authenticate answer statuses (known-behaviour.md); a server may add more. */
+export type KnownAuthStatus = 'completed' | 'pending' | 'connection_required' | 'token_expired';
+
 export const AuthenticateResponseSchema = z.looseObject({
+  status: openEnum<KnownAuthStatus>().nullish(),
   url: receivedString,
   auth_id: receivedString,
   token: receivedString,
@@ -242,6 +250,30 @@ export const RevisionListSchema = z.union([
     .array(RevisionSchema)
     .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
 ]);
+
+/** Body of the build_logs / deploy_logs reads (known-behaviour.md). */
+export interface LogsRequest {
+  order: 'asc' | 'desc';
+  limit: number;
+  /** The previous answer's next_offset, passed back as it came. */
+  offset?: unknown;
+}
+
+/** One line of a build or deploy log. */
+export const LogLineSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).nullish(),
+  timestamp: receivedString,
+  level: receivedString,
+  message: z.string().nullish(),
+});
+export type LogLine = z.infer<typeof LogLineSchema>;
+
+/** A page of a log: `next_offset` is opaque, passed back as `offset` to read on. */
+export const LogPageSchema = z.looseObject({
+  logs: z.array(LogLineSchema),
+  next_offset: z.unknown().optional(),
+});
+export type LogPage = z.infer<typeof LogPageSchema>;
 
 /** ListDeploymentsQuery as sent: bounds from the spec (4.4, section 8). */
 export const ListDeploymentsQuerySchema = z.strictObject({

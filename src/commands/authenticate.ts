@@ -10,6 +10,7 @@ export async function authenticate(ctx: CommandContext): Promise<void> {
     ctx.client.authenticate(settings.authenticate, { signal: ctx.signal }),
   );
   report.action = 'authenticated';
+  if (answer.status) report.authStatus = answer.status;
   if (answer.token) {
     // Masked before anything else sees it; the `token` output carries it to later steps.
     ctx.mask(answer.token);
@@ -20,9 +21,10 @@ export async function authenticate(ctx: CommandContext): Promise<void> {
   }
   if (answer.url) report.authUrl = answer.url;
   if (answer.auth_id) report.authId = answer.auth_id;
+  const status = answer.status ? ` (status ${answer.status})` : '';
   report.headline = answer.url
-    ? 'No token yet: a person must complete the authentication flow'
-    : 'The server returned neither a token nor an authentication URL';
+    ? `No token yet${status}: a person must complete the authentication flow`
+    : `The server returned neither a token nor an authentication URL${status}`;
   if (settings.requireToken || !answer.url) {
     report.outcome = 'failure';
     report.reason = answer.url

@@ -3,6 +3,8 @@
  * With `ignore-not-found` (the default) a deployment that is already gone is a success, so a
  * teardown job can run more than once.
  */
+
+import { isDeletingStatus } from '../api/enums.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { type PollOutcome, pollUntil } from '../poll.ts';
@@ -46,7 +48,10 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   }
 
   const answer = await log.group(`Deleting deployment ${deployment.name}`, () =>
-    client.deleteDeployment(deployment.id, { signal: ctx.signal }),
+    client.deleteDeployment(deployment.id, {
+      signal: ctx.signal,
+      deleteTracingProject: settings.deleteTracingProject,
+    }),
   );
   if (
     answer === 'unsupported' ||
@@ -61,7 +66,13 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
     return;
   }
   report.action = 'deleted';
-  // The server reports AWAITING_DELETE until the deployment is gone (known-behaviour.md).
+  // The tracing project is kept unless asked (delete-tracing-project); then it goes too.
+  if (settings.deleteTracingProject && report.deployment) {
+    const { tracingProject: _deleted, ...rest } = report.deployment;
+    report.deployment = rest;
+  }
+  // The server reports AWAITING_DELETE (then AWAITING_FINAL_DELETE) until the deployment is
+  // gone (known-behaviour.md).
   recordDeletion(report, 'AWAITING_DELETE');
   if (!settings.wait) {
     report.outcome = 'success';
@@ -103,7 +114,7 @@ export function recordDeletion(report: CommandReport, status: string): void {
 async function stillUndeleted(ctx: CommandContext, deploymentId: string): Promise<boolean> {
   try {
     const current = await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
-    return current.status !== 'AWAITING_DELETE';
+    return !isDeletingStatus(current.status);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return false;
     throw error;

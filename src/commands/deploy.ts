@@ -5,6 +5,8 @@
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
 import { type DeployPlan, type DesiredDeployment, planDeploy, planToJson } from '../plan.ts';
+import { READ_AFTER_WRITE_DELAYS_MS } from '../read-after-write.ts';
+import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
 import { decideSkip, type SkipDecision } from '../skip.ts';
 import type { CommandContext } from './context.ts';
@@ -37,6 +39,12 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     secrets: settings.secrets,
   };
   const plan = planDeploy(desired, existing);
+  const unused = unusedResourceSpecFields(settings.sourceConfig.resource_spec ?? {});
+  if (unused.length > 0) {
+    log.warning(
+      `resource-spec sets ${unused.join(', ')}: sent as given, but the control plane documents the orchestrator_* and executor_* fields as "do not use". Remove them unless its operators asked for them.`,
+    );
+  }
   const name = existing?.name ?? settings.target.name;
   report.changes = plan.changes;
   if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
@@ -85,18 +93,16 @@ export async function deploy(ctx: CommandContext): Promise<void> {
   recordDeployment(report, deployment);
   log.info(`Deployment ${deployment.name} (${deployment.id}) ${report.action}.`);
 
-  const revisionId = deployment.latest_revision_id;
-  if (!revisionId) {
+  const found = await revisionOfThisRun(ctx, deployment, existing?.latest_revision_id ?? undefined);
+  if (found.revisionId === undefined) {
     report.outcome = 'failure';
-    report.reason = `The control plane answered without a latest_revision_id for deployment ${deployment.id}, so there is no revision to follow.`;
-    report.nextStep = "Check the deployment with 'command: status', then re-run the job.";
+    report.headline += '; no new revision appeared';
+    report.reason = found.why;
+    report.nextStep =
+      "Nothing of an older revision is reported as this run's result. Check the deployment with 'command: status' (a revision may still appear), then re-run the job.";
     return;
   }
-  if (existing && existing.latest_revision_id === revisionId) {
-    log.warning(
-      `The update did not produce a new revision: following revision ${revisionId}, which was already the latest. Set 'repo-ref' or 'image-uri' to make the deploy build a new one.`,
-    );
-  }
+  const revisionId = found.revisionId;
   await followRevision(ctx, deployment, revisionId);
   await rollBackIfAsked(ctx, {
     deploymentId: deployment.id,
@@ -104,6 +110,69 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     deployedRevisionId: revisionId,
     created: plan.action === 'create',
   });
+}
+
+/**
+ * The revision this run's create or PATCH produced. The answer names it when its
+ * latest_revision_id is new; a server that builds revisions asynchronously may answer before it
+ * is listed, so otherwise it is the newest revision of the revisions list (newest first) that is
+ * newer than `previous`, read again over the read-after-write grace. Never a revision older than
+ * this run: when none appears, `why` says so.
+ */
+async function revisionOfThisRun(
+  ctx: CommandContext,
+  answer: Deployment,
+  previous: string | undefined,
+): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
+  const named = answer.latest_revision_id ?? undefined;
+  if (named !== undefined && named !== previous) return { revisionId: named };
+  ctx.log.info(
+    `The answer names no new revision (latest_revision_id ${named ?? 'none'}); looking for this run's revision in the revisions list.`,
+  );
+  const waited = READ_AFTER_WRITE_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
+  for (const delayMs of [0, ...READ_AFTER_WRITE_DELAYS_MS]) {
+    if (delayMs > 0) await ctx.clock.sleep(delayMs, ctx.signal);
+    const revisions = await ctx.client.listNewestRevisions(answer.id, NEWEST_REVISIONS_READ, {
+      signal: ctx.signal,
+    });
+    if (revisions === undefined) {
+      return {
+        why: `The control plane accepted the write to ${answer.name}, but its answer named no new revision (latest_revision_id ${named ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
+      };
+    }
+    const newest = newerThan(revisions, previous);
+    if (newest !== undefined) {
+      ctx.log.info(`This run's revision is ${newest} (the newest in the revisions list).`);
+      return { revisionId: newest };
+    }
+  }
+  return {
+    why: `The control plane accepted the write to ${answer.name}, but no revision newer than ${previous ?? 'none'} appeared: the answer named ${named ?? 'none'}, and the revisions list showed nothing newer within ${formatDuration(waited)}.`,
+  };
+}
+
+/** Revisions read to find this run's: it is the newest, unless others raced it. */
+const NEWEST_REVISIONS_READ = 10;
+
+/** The newest revision of a newest-first list when it is newer than `previous`. */
+export function newerThan(
+  newestFirst: readonly { id: string }[],
+  previous: string | undefined,
+): string | undefined {
+  const newest = newestFirst[0];
+  if (newest === undefined || newest.id === previous) return undefined;
+  // `previous` listed after it, or not at all (none before, or paged away by newer ones).
+  return newest.id;
+}
+
+/**
+ * resource_spec fields the service accepts but documents as "do not use": sent, with a warning.
+ * (Here rather than beside the schema, which loads zod: a deploy reaches this before any request.)
+ */
+export function unusedResourceSpecFields(spec: Record<string, unknown>): string[] {
+  return Object.keys(spec).filter(
+    (key) => key.startsWith('orchestrator_') || key.startsWith('executor_'),
+  );
 }
 
 /** decideSkip, with the one read it may ask for; a failed read means "deploy". */
@@ -179,6 +248,11 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
   if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
     ctx.log.info(
       `  secrets sent again (the server never shows secret values, so they are not compared): ${plan.resentSecrets.join(', ')}`,
+    );
+  }
+  if (plan.action === 'patch' && plan.unverified.length > 0) {
+    ctx.log.info(
+      `  sent as given (the control plane does not echo them, so they cannot be compared): ${plan.unverified.join(', ')}`,
     );
   }
   if (plan.changes.length === 0)

@@ -14,6 +14,7 @@ import { logSafe } from '../report/log-text.ts';
 import { type WaitOutcome, waitForRevision } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
+import { BuildLogStream, showFailureLog } from './logs.ts';
 import { runSmokeTest } from './smoke-test.ts';
 
 /** Actions after which the revision followed is one this run has just produced. */
@@ -30,11 +31,19 @@ export async function followRevision(
     id: revisionId,
     status: report.revision?.status ?? 'UNKNOWN',
   };
-  const readOnce = (signal: AbortSignal, retryDeadline?: number): Promise<Revision> =>
-    client.getRevision(deployment.id, revisionId, {
+  // build-logs: stream reads the build log inside each poll of the revision, on its schedule.
+  const stream =
+    settings.buildLogs === 'stream'
+      ? new BuildLogStream({ client, deploymentId: deployment.id, revisionId }, log)
+      : undefined;
+  const readOnce = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
+    const revision = await client.getRevision(deployment.id, revisionId, {
       signal,
       ...(retryDeadline === undefined ? {} : { retryDeadline }),
     });
+    await stream?.afterPoll(revision.status, signal);
+    return revision;
+  };
   // The first read of a revision this run just produced may come before the server shows it.
   let graceLeft = report.action !== undefined && JUST_WRITTEN.has(report.action);
   const readRevision = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
@@ -105,6 +114,9 @@ export async function followRevision(
       timeUp?.disarm();
     }
   }
+  if (outcome.kind === 'failed') {
+    await showFailureLog(ctx, deployment.id, revisionId, outcome.status);
+  }
   explainOutcome(ctx, outcome, revisionId, deploymentRead);
   if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
 }
@@ -167,7 +179,7 @@ function explainOutcome(
       report.outcome = 'failure';
       report.headline += `; revision ${revisionId} ended ${status}`;
       report.reason = `${failedRevisionReason(revisionId, name, status, statusMessage)} ${production.serving}`;
-      report.nextStep = `${nextStepFor(status, name)} ${production.rollbackAdvice}`;
+      report.nextStep = `${nextStepFor(status, name, report.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`;
       return;
     }
     case 'timeout':
@@ -204,17 +216,20 @@ export function failedRevisionReason(
   return `Revision ${revisionId} of ${name} ended with status ${status}: ${statusMessage}${/[.!?]$/.test(statusMessage) ? '' : '.'}`;
 }
 
-/** What to fix for each failed status; the rollback advice is added after it. */
-export function nextStepFor(status: string, name: string): string {
+/**
+ * What to fix for each failed status; the rollback advice is added after it. `logShown`: the end
+ * of the log that explains the failure is in the step's log and the job summary.
+ */
+export function nextStepFor(status: string, name: string, logShown = false): string {
   switch (status) {
     case 'BUILD_FAILED':
-      return `Read the build logs of this revision in the control plane, fix the build (code, dependencies, 'install-command', 'build-command'), and push again.`;
+      return `${logShown ? "Read the build log's last lines (in the step's log and the job summary; the whole log is in the control plane)" : 'Read the build logs of this revision in the control plane'}, fix the build (code, dependencies, 'install-command', 'build-command'), and push again.`;
     case 'DEPLOY_FAILED':
-      return `The image was built but did not start: read the application's logs in the control plane, and check 'resource-spec' and 'secrets'. Then re-run the job.`;
+      return `The image was built but did not start: read ${logShown ? "the deploy log's last lines (in the step's log and the job summary) and " : ''}the application's logs in the control plane, and check 'resource-spec' and 'secrets'. Then re-run the job.`;
     case 'CREATE_FAILED':
-      return `The control plane could not create the revision: check the inputs of ${name} ('repo-url', 'integration-id', 'graph-config-path', 'image-uri', 'listener-id') and re-run the job.`;
+      return `The control plane could not create the revision${logShown ? " (its deploy log's last lines are in the step's log and the job summary)" : ''}: check the inputs of ${name} ('repo-url', 'integration-id', 'graph-config-path', 'image-uri', 'listener-id') and re-run the job.`;
     case 'INTERRUPTED':
-      return 'Someone stopped this revision. Re-run the job to deploy again.';
+      return 'The revision was stopped and did not resume (the control plane may resume an interrupted revision, so the wait went on for a while). Re-run the job to deploy again.';
     default:
       return 'Check the revision in the control plane, then re-run the job.';
   }

@@ -7,6 +7,7 @@ import { productionAfterFailure } from '../production.ts';
 import { classifyRevisionStatus } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
+import { showFailureLog } from './logs.ts';
 import { failedRevisionReason, followRevision, nextStepFor, smokeTestIfAsked } from './rollout.ts';
 import { requireDeployment } from './target.ts';
 
@@ -40,8 +41,9 @@ export async function status(ctx: CommandContext): Promise<void> {
         known: true,
       });
       report.outcome = 'failure';
+      await showFailureLog(ctx, deployment.id, revision.id, revision.status);
       report.reason = `${failedRevisionReason(revision.id, deployment.name, revision.status, revision.status_message)} ${production.serving}`;
-      report.nextStep = `${nextStepFor(revision.status, deployment.name)} ${production.rollbackAdvice}`;
+      report.nextStep = `${nextStepFor(revision.status, deployment.name, report.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`;
       return;
     }
     case 'skipped':

@@ -149,6 +149,21 @@ function linkDestination(href: string): string {
   );
 }
 
+/**
+ * A fenced code block showing `lines` literally (a log's lines): control characters and escape
+ * sequences removed, each line flattened to one line, and a fence longer than any run of
+ * backticks inside, so no line can close it. Nothing inside is Markdown, HTML, a mention or a link.
+ */
+export function codeBlock(lines: readonly string[]): string {
+  const content = lines.map((line) => stripTerminalControls(String(line)).replace(/[\r\n]+/g, ' '));
+  let longestRun = 2;
+  for (const line of content) {
+    for (const run of line.match(/`+/g) ?? []) longestRun = Math.max(longestRun, run.length);
+  }
+  const fence = '`'.repeat(longestRun + 1);
+  return [`${fence}text`, ...content, fence].join('\n');
+}
+
 export type TableCell = string | MarkdownFragment;
 
 /**

@@ -39,6 +39,7 @@ export function outputsOf(report: CommandReport): Record<string, string> {
   set('token', report.token);
   set('auth-url', report.authUrl);
   set('auth-id', report.authId);
+  set('auth-status', report.authStatus);
   set('smoke-test-result', report.smokeTest?.result);
   if (report.rollback?.result === 'rolled-back')
     set('rolled-back-to', report.rollback.toRevisionId);

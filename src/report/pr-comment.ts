@@ -12,6 +12,7 @@ import {
 } from './github-api.ts';
 import { type GitHubContext, PULL_REQUEST_EVENTS } from './github-context.ts';
 import {
+  codeBlock,
   escapeMarkdown,
   escapeMarkdownLines,
   inlineCode,
@@ -30,6 +31,9 @@ const MAX_DETAIL = 1000;
 const MAX_SHORT = 100;
 /** A longer deployment URL is not linked (it would bloat the comment), only shown cut short. */
 const MAX_URL = 2000;
+/** A failed stage's log in the comment: its last lines, each cut to this length. */
+const MAX_LOG_LINES = 30;
+const MAX_LOG_LINE = 300;
 
 /** A status label, as the comment's heading shows it. */
 const OUTCOME_LABEL: Record<Outcome, string> = {
@@ -119,6 +123,16 @@ function detailLines(report: CommandReport, clean: Clean): string[] {
   if (report.revision?.supersededBy) {
     details.push(
       `**Superseded by:** ${inlineCode(truncate(report.revision.supersededBy, MAX_SHORT))}`,
+    );
+  }
+  if (report.failureLog?.lines) {
+    const what = report.failureLog.kind === 'build' ? 'Build log' : 'Deploy log';
+    const lines = report.failureLog.lines
+      .slice(-MAX_LOG_LINES)
+      .map((line) => truncate(line, MAX_LOG_LINE));
+    // Collapsed: the comment stays short; the lines are one click away.
+    details.push(
+      `<details><summary>${what} (last ${lines.length} lines)</summary>\n\n${codeBlock(lines)}\n\n</details>`,
     );
   }
   if (report.smokeTest) {

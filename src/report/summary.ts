@@ -9,6 +9,7 @@
 import type { FieldChange } from '../model.ts';
 import { formatDuration } from './duration.ts';
 import {
+  codeBlock,
   escapeMarkdown,
   escapeMarkdownLines,
   inlineCode,
@@ -45,6 +46,8 @@ export const SUMMARY_LIMITS = {
   smokeEventName: 64,
   smokeEventData: 200,
   namespaces: 20,
+  logLines: 30,
+  logLine: 500,
 } as const;
 
 /** Server text for a paragraph: truncated, escaped. */
@@ -73,6 +76,7 @@ export function renderSummary(report: CommandReport): string {
     heading(report),
     escapeMarkdown(truncate(report.headline, SUMMARY_LIMITS.headline)),
     explanation(report),
+    failureLogSection(report),
     facts(report),
     timelineSection(report),
     changesSection(report),
@@ -95,6 +99,20 @@ function heading(report: CommandReport): string {
 // ---------------------------------------------------------------------------------------------
 // Why it failed, what to do
 // ---------------------------------------------------------------------------------------------
+
+/** The end of the failed stage's log, as a code block; or why it is not there. */
+function failureLogSection(report: CommandReport): string {
+  const failureLog = report.failureLog;
+  if (!failureLog) return '';
+  const what = failureLog.kind === 'build' ? 'Build log' : 'Deploy log';
+  if (failureLog.lines === undefined) {
+    return `### ${what}\n\n${text(`Not available: ${failureLog.unavailable ?? 'unknown reason'}.`, SUMMARY_LIMITS.reason)}`;
+  }
+  const lines = failureLog.lines
+    .slice(-SUMMARY_LIMITS.logLines)
+    .map((line) => truncate(line, SUMMARY_LIMITS.logLine));
+  return `### ${what} (last ${lines.length} lines)\n\n${codeBlock(lines)}`;
+}
 
 const REASON_HEADING: Record<Outcome, string> = {
   failure: 'Why it failed',

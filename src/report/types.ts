@@ -94,6 +94,20 @@ export interface RollbackReport {
   timeline?: TimelineEntry[];
 }
 
+/**
+ * The end of a failed revision's log: the build log for BUILD_FAILED, the deploy log for
+ * DEPLOY_FAILED and CREATE_FAILED. Raw server text; each reporter redacts (the report is
+ * redacted whole), escapes and bounds it for its medium.
+ */
+export interface FailureLogReport {
+  kind: 'build' | 'deploy';
+  revisionId: string;
+  /** The last lines, oldest first; absent when the log could not be read. */
+  lines?: string[];
+  /** Why there are no lines (no such endpoint, a failed read, an empty log). */
+  unavailable?: string;
+}
+
 export interface CommandReport {
   command: CommandName;
   outcome: Outcome;
@@ -124,6 +138,8 @@ export interface CommandReport {
     supersededBy?: string;
   };
   timeline?: TimelineEntry[];
+  /** A failed revision's build or deploy log (build-logs: on-failure or stream). */
+  failureLog?: FailureLogReport;
   /** Dry runs and patches: what changed (or would), field by field. */
   changes?: FieldChange[];
   /** Patches: names of secrets the deployment already had, sent again (values not comparable). */
@@ -132,6 +148,8 @@ export interface CommandReport {
   /** Authenticate: the URL a person must open to finish the OAuth flow, and its flow id. */
   authUrl?: string;
   authId?: string;
+  /** Authenticate: the `status` the server answered (completed, pending, ...). */
+  authStatus?: string;
   /**
    * Authenticate: the token, for the `token` output only. It is masked before it is stored here;
    * no reporter other than the outputs may read it.

@@ -31,6 +31,7 @@ function authenticateInputs(extra: Record<string, string> = {}) {
   return commandInputs(emulator, 'authenticate', {
     'user-id': 'ci-bot',
     provider: 'github',
+    scopes: 'repo',
     ...extra,
   });
 }
@@ -126,9 +127,35 @@ describe('authenticate', () => {
   });
 
   it('leaves out the fields that are not set', async () => {
-    const run = await runAction({ inputs: commandInputs(emulator, 'authenticate') });
+    const run = await runAction({
+      inputs: commandInputs(emulator, 'authenticate', { provider: 'github', scopes: 'repo' }),
+    });
 
     expect(run.exitCode).toBe(0);
-    expect(authenticateRequest()?.body).toEqual({});
+    expect(authenticateRequest()?.body).toEqual({ provider: 'github', scopes: ['repo'] });
+  });
+
+  it('refuses a missing scopes (the control plane requires them) before any request', async () => {
+    const run = await runAction({
+      inputs: commandInputs(emulator, 'authenticate', { provider: 'github' }),
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(emulator.requests).toEqual([]);
+    expect(theError(run)).toContain("Input 'scopes' is required and empty");
+  });
+
+  it("sets auth-status from the server's answer", async () => {
+    emulator.setAuthenticateResult({
+      status: 'connection_required',
+      url: AUTH_URL,
+      auth_id: AUTH_ID,
+    });
+    const pending = await runAction({ inputs: authenticateInputs() });
+    expect(pending.outputs['auth-status']).toBe('connection_required');
+    expect(pending.outputs['auth-url']).toBe(AUTH_URL);
+    emulator.setAuthenticateResult({ token: TOKEN });
+    const done = await runAction({ inputs: authenticateInputs() });
+    expect(done.outputs['auth-status']).toBe('completed');
   });
 });

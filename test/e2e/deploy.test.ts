@@ -83,7 +83,7 @@ describe('deploy', () => {
     const run = await runAction({
       inputs: deployInputs(emulator, {
         'repo-ref': 'release-2',
-        'resource-spec': 'min_scale: 1\nmax_scale: 3\n',
+        'install-command': 'pip install -e .',
       }),
       env: ENV,
     });
@@ -101,9 +101,11 @@ describe('deploy', () => {
     const patch = emulator.requests.find((r) => r.method === 'PATCH');
     expect(patch?.path).toBe(`/v2/deployments/${id}`);
     expect(patch?.body).toMatchObject({
-      source_config: { resource_spec: { min_scale: 1, max_scale: 3 } },
+      source_config: { install_command: 'pip install -e .' },
       source_revision_config: { repo_ref: 'release-2' },
     });
+    // Fields that never change are never in a PATCH, even unchanged.
+    expect(patch?.body).not.toHaveProperty('source_config.repo_url');
     expect(run.summary).toContain('Patched deployment agent');
     expectNoLeaks(run);
   });
@@ -118,7 +120,11 @@ describe('deploy', () => {
     async (outcome, status) => {
       emulator.scriptRevision('agent', { outcome, statusMessage: `scripted ${outcome} reason` });
 
-      const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
+      // INTERRUPTED is not reliably final: it fails only when it lasts, or the wait runs out.
+      const run = await runAction({
+        inputs: deployInputs(emulator, outcome === 'interrupt' ? { 'wait-timeout': '1s' } : {}),
+        env: ENV,
+      });
 
       expect(run.exitCode).toBe(1);
       const revisionId = emulator.deployments()[0]?.latest_revision_id ?? '';

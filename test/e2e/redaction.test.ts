@@ -140,17 +140,17 @@ describe('a secret the server echoes back', () => {
 });
 
 describe('a secret in server fields', () => {
-  /** A build command that quotes the secret: the server stores it and sends it back. */
-  const withSecretInConfig = { 'build-command': `DATABASE_PASSWORD=${SECRET} npm run build` };
+  /** A ref that quotes the secret: the server stores it and sends it back. */
+  const withSecretInConfig = { 'repo-ref': `release-${SECRET}` };
 
   it('is not in the result output', async () => {
     const run = await runAction({ inputs: inputs(withSecretInConfig) });
 
     expect(run.exitCode).toBe(0);
     const result = JSON.parse(run.outputs.result ?? '{}') as {
-      source_config?: { build_command?: string };
+      source_revision_config?: { repo_ref?: string };
     };
-    expect(result.source_config?.build_command).toBe('DATABASE_PASSWORD=*** npm run build');
+    expect(result.source_revision_config?.repo_ref).toBe('release-***');
     expectNoForm('the result output', run.outputs.result ?? '');
     expectNoForm('the summary', run.summary);
   });
@@ -160,7 +160,7 @@ describe('a secret in server fields', () => {
 
     expect(run.exitCode).toBe(0);
     const plan = run.outputs.plan ?? '';
-    expect(plan).toContain('"build_command":"DATABASE_PASSWORD=*** npm run build"');
+    expect(plan).toContain('"repo_ref":"release-***"');
     expect(plan).toContain('{"name":"DATABASE_PASSWORD","value":"***"}');
     expectNoForm('the plan output', plan);
     expectNoForm('the log', withoutMaskCommands(run.stdout));
@@ -194,7 +194,14 @@ describe('min-mask-length', () => {
 
   it('does not star out every "1" of the server text either', async () => {
     const run = await runAction({
-      inputs: inputs({ secrets: 'DEBUG=1', 'resource-spec': 'min_scale: 1\nmax_scale: 1' }),
+      inputs: inputs({
+        secrets: 'DEBUG=1',
+        source: 'external_container',
+        'image-uri': 'registry.example.com/agent:1.0.0',
+        'repo-url': '',
+        'graph-config-path': '',
+        'resource-spec': 'min_scale: 1\nmax_scale: 1',
+      }),
     });
 
     expect(run.exitCode).toBe(0);

@@ -127,29 +127,29 @@ describe('skip-unchanged', () => {
     expectCleanRun(run, emulator);
   });
 
-  it('compares the resource spec whole: the same one skips, another deploys', async () => {
-    const spec = { 'resource-spec': 'min_scale: 1\nmax_scale: 3\n' };
-    await deployFirst(spec);
-
-    const same = await runAction({
-      inputs: inputs({ 'resource-spec': '{"max_scale": 3, "min_scale": 1}' }),
-      env: AT_MAIN,
-    });
+  it('skips a re-run whose server answers leave out fields or fill in defaults; builds for an unechoed build-command', async () => {
+    // The server never echoes install_command or listener-free fields like build_command, and
+    // answers deployment_type: a re-run that sets only what it shows still skips.
+    await deployFirst({ 'deployment-type': 'prod' });
+    const same = await runAction({ inputs: inputs({ 'deployment-type': 'prod' }), env: AT_MAIN });
     expect(same.exitCode).toBe(0);
     expect(same.outputs.skipped).toBe('true');
     expect(writesIn(emulator.requests)).toEqual([]);
 
-    const other = await runAction({
-      inputs: inputs({ 'resource-spec': 'min_scale: 1\nmax_scale: 4\n' }),
+    const unproven = await runAction({
+      inputs: inputs({ 'deployment-type': 'prod', 'build-command': 'make build' }),
       env: AT_MAIN,
     });
-    expect(other.exitCode).toBe(0);
-    expect(other.outputs.skipped).toBe('false');
-    const [patch, ...more] = writesIn(emulator.requests);
-    expect(more).toEqual([]);
-    expect(patch?.body).toMatchObject({ source_config: { resource_spec: { max_scale: 4 } } });
-    expect(other.stdout).toContain('source_config.resource_spec differs');
-    expectCleanRun(other, emulator);
+    expect(unproven.exitCode).toBe(0);
+    expect(unproven.outputs.skipped).toBe('false');
+    expect(unproven.stdout).toContain(
+      'source_config.build_command is set, and the control plane does not echo it',
+    );
+    const [patch] = writesIn(emulator.requests);
+    expect(patch?.body).toMatchObject({ source_config: { build_command: 'make build' } });
+    expect(patch?.body).not.toHaveProperty('source_config.repo_url');
+    expect(patch?.body).not.toHaveProperty('source_config.deployment_type');
+    expectCleanRun(unproven, emulator);
   });
 
   it("deploys an explicit repo-ref that is not the workflow's own, whatever its commit", async () => {
@@ -288,6 +288,36 @@ describe('skip-unchanged', () => {
       expect(same.outputs.skipped).toBe('true');
       expect(writesIn(emulator.requests)).toEqual([]);
       expect(readable(same.summary)).toContain(`already runs image ${pinned}`);
+
+      // The server fills default limits into resource_spec: the same spec still skips.
+      const spec = { 'resource-spec': 'cpu: 1\nmemory_mb: 512\nmax_scale: 3\n' };
+      await runAction({ inputs: { ...containerInputs(pinned), ...spec } });
+      expect(emulator.deployments()[0]?.source_config.resource_spec).toMatchObject({
+        cpu_limit: 2,
+        memory_limit_mb: 1024,
+      });
+      emulator.requests.length = 0;
+      const sameSpec = await runAction({
+        inputs: {
+          ...containerInputs(pinned),
+          'resource-spec': '{"max_scale": 3, "memory_mb": 512, "cpu": 1}',
+        },
+      });
+      expect(sameSpec.outputs.skipped).toBe('true');
+      expect(writesIn(emulator.requests)).toEqual([]);
+      const otherSpec = await runAction({
+        inputs: {
+          ...containerInputs(pinned),
+          'resource-spec': 'cpu: 1\nmemory_mb: 512\nmax_scale: 4\n',
+        },
+      });
+      expect(otherSpec.outputs.skipped).toBe('false');
+      expect(otherSpec.stdout).toContain('source_config.resource_spec differs');
+      const [specPatch] = writesIn(emulator.requests);
+      expect(specPatch?.body).toMatchObject({
+        source_config: { resource_spec: { cpu: 1, memory_mb: 512, max_scale: 4 } },
+      });
+      emulator.requests.length = 0;
 
       const latest = 'registry.example.com/agent:latest';
       await runAction({ inputs: containerInputs(latest) });

@@ -320,8 +320,18 @@ const OBJECT_KEYS = new Set([
   'sidecars',
 ]);
 const NUMBER_KEYS = Object.keys(ResourceSpecSchema.shape).filter((key) => !OBJECT_KEYS.has(key));
-/** The fields the spec (2.4) marks `number`; every other numeric field is an integer. */
-const FRACTIONAL_KEYS = new Set(['cpu', 'cpu_limit', 'queue_cpu', 'queue_cpu_limit']);
+/** CPU requests (0.1 to 8 cores) and limits (0.1 to 16), as production validates them. */
+const CPU_KEYS = new Set(['cpu', 'queue_cpu', 'cache_cpu']);
+const CPU_LIMIT_KEYS = new Set(['cpu_limit', 'queue_cpu_limit', 'cache_cpu_limit']);
+/** Other fractional fields (known-behaviour.md); every other numeric field is an integer. */
+const FRACTIONAL_KEYS = new Set([
+  'db_cpu',
+  'db_cpu_limit',
+  'orchestrator_cpu',
+  'orchestrator_cpu_limit',
+  'executor_cpu',
+  'executor_cpu_limit',
+]);
 
 const text = fc.string({ maxLength: 16 });
 /** `__proto__` is refused on purpose (see resource-spec.ts), so a valid spec has no such key. */
@@ -329,6 +339,8 @@ const key = text.filter((name) => name !== '__proto__');
 const wholeNumber = fc.nat({ max: 100_000 });
 const fraction = fc.oneof(wholeNumber, fc.double({ min: 0, max: 64, noNaN: true }).map(Math.abs));
 const stringMap = fc.dictionary(key, text, { maxKeys: 3 });
+/** A number of cores from 0.1 to `max`. */
+const cores = (max: number) => fc.double({ min: 0.1, max, noNaN: true });
 const volumeMount = fc.record(
   { name: text, mountPath: text, subPath: text, readOnly: fc.boolean() },
   { requiredKeys: ['name', 'mountPath'] },
@@ -347,7 +359,8 @@ const container = fc.record(
       { requiredKeys: [] },
     ),
   },
-  { requiredKeys: ['name'] },
+  // known-behaviour.md: containers need name and image.
+  { requiredKeys: ['name', 'image'] },
 );
 
 /** A spec that satisfies the schema and every bound. */
@@ -355,7 +368,16 @@ const validSpec: fc.Arbitrary<ResourceSpec> = fc
   .record(
     {
       ...Object.fromEntries(
-        NUMBER_KEYS.map((key) => [key, FRACTIONAL_KEYS.has(key) ? fraction : wholeNumber]),
+        NUMBER_KEYS.map((key) => [
+          key,
+          CPU_KEYS.has(key)
+            ? cores(8)
+            : CPU_LIMIT_KEYS.has(key)
+              ? cores(16)
+              : FRACTIONAL_KEYS.has(key)
+                ? fraction
+                : wholeNumber,
+        ]),
       ),
       labels: stringMap,
       annotations: stringMap,

@@ -10,7 +10,7 @@ import {
   readSettings,
   type Settings,
 } from '../../src/inputs.ts';
-import { InputError, InputErrors } from '../../src/parse/index.ts';
+import { InputError, InputErrors, RESERVED_ENV_NAMES } from '../../src/parse/index.ts';
 import { loadResourceSpecReader } from '../../src/parse/resource-spec-reader.ts';
 
 // The entry loads the resource-spec parser (and `yaml`) before reading that input; so do these tests.
@@ -21,6 +21,17 @@ const PUSH_ENV: Environment = { GITHUB_REF_NAME: 'main' };
 
 function settingsOf(inputs: Record<string, string>, env: Environment = PUSH_ENV): Settings {
   return readSettings((name) => inputs[name] ?? '', env);
+}
+
+/** The one InputError `read` throws. */
+function inputErrorOf(read: () => unknown): InputError {
+  try {
+    read();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('no InputError was thrown');
 }
 
 /** The input names of the errors readSettings throws (one InputError, or InputErrors). */
@@ -87,7 +98,9 @@ describe('readSettings defaults', () => {
         'build-on-push': 'false',
         'install-command': 'pip install .',
         'build-command': 'make',
-        'resource-spec': 'min_scale: 1\nmax_scale: 2',
+        'deployment-type': 'prod',
+        'build-logs': 'stream',
+        'delete-tracing-project': 'true',
         secrets: 'A=1\nB',
         'repo-ref': 'release',
         wait: 'False',
@@ -110,9 +123,11 @@ describe('readSettings defaults', () => {
       build_on_push: false,
       install_command: 'pip install .',
       build_command: 'make',
-      resource_spec: { min_scale: 1, max_scale: 2 },
+      deployment_type: 'prod',
     });
     expect(settings.revisionConfig).toEqual({ repo_ref: 'release' });
+    expect(settings.buildLogs).toBe('stream');
+    expect(settings.deleteTracingProject).toBe(true);
     expect(settings.secrets).toEqual([
       { name: 'A', value: '1' },
       { name: 'B', value: 'from-env' },
@@ -137,9 +152,63 @@ describe('repo-ref default', () => {
     expect(settingsOf({ ...BASE, name: 'agent' }, env).revisionConfig.repo_ref).toBe('feature/x');
   });
 
-  it('is the branch or tag of the run otherwise (an empty GITHUB_HEAD_REF is not set)', () => {
-    const env = { GITHUB_HEAD_REF: '', GITHUB_REF_NAME: 'v1.2.0' };
-    expect(settingsOf({ ...BASE, name: 'agent' }, env).revisionConfig.repo_ref).toBe('v1.2.0');
+  it('is the branch of the run otherwise (an empty GITHUB_HEAD_REF is not set)', () => {
+    const env = {
+      GITHUB_HEAD_REF: '',
+      GITHUB_REF_NAME: 'release',
+      GITHUB_REF: 'refs/heads/release',
+    };
+    expect(settingsOf({ ...BASE, name: 'agent' }, env).revisionConfig.repo_ref).toBe('release');
+  });
+
+  const TAG_ENV = {
+    GITHUB_REF: 'refs/tags/v1.2.0',
+    GITHUB_REF_NAME: 'v1.2.0',
+    GITHUB_REF_TYPE: 'tag',
+  };
+
+  it.each([
+    ['GITHUB_REF', { GITHUB_REF: 'refs/tags/v1.2.0', GITHUB_REF_NAME: 'v1.2.0' }],
+    ['GITHUB_REF_TYPE', { GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: 'v1.2.0' }],
+  ])(
+    "is a tag run's full ref, refs/tags/<tag> (told by %s), with build_on_push false",
+    (_by, env) => {
+      expect(defaultRepoRef(env)).toBe('refs/tags/v1.2.0');
+      const settings = settingsOf({ ...BASE, name: 'agent' }, env);
+      expect(settings.revisionConfig.repo_ref).toBe('refs/tags/v1.2.0');
+      expect(settings.sourceConfig.build_on_push).toBe(false);
+    },
+  );
+
+  it("turns the run's own tag given by its bare name into the full ref; other names stay", () => {
+    expect(
+      settingsOf({ ...BASE, name: 'agent', 'repo-ref': 'v1.2.0' }, TAG_ENV).revisionConfig,
+    ).toEqual({
+      repo_ref: 'refs/tags/v1.2.0',
+    });
+    expect(
+      settingsOf({ ...BASE, name: 'agent', 'repo-ref': 'main' }, TAG_ENV).revisionConfig,
+    ).toEqual({
+      repo_ref: 'main',
+    });
+    expect(
+      settingsOf({ ...BASE, name: 'agent', 'repo-ref': 'refs/tags/v0.9.0' }, PUSH_ENV).sourceConfig
+        .build_on_push,
+    ).toBe(false);
+  });
+
+  it('refuses build-on-push: true with a tag ref, before any request', () => {
+    expect(failingInputs({ ...BASE, name: 'agent', 'build-on-push': 'true' }, TAG_ENV)).toEqual([
+      'build-on-push',
+    ]);
+    expect(
+      failingInputs({
+        ...BASE,
+        name: 'agent',
+        'build-on-push': 'true',
+        'repo-ref': 'refs/tags/v1',
+      }),
+    ).toEqual(['build-on-push']);
   });
 
   it('is absent outside a workflow, and an explicit repo-ref wins', () => {
@@ -155,6 +224,64 @@ describe('repo-ref default', () => {
 
 describe('container and hosted sources', () => {
   const container = { ...BASE, name: 'agent', source: 'external_container' };
+
+  it('takes deployment-type for hosted_repo only, and one of its three tiers', () => {
+    expect(settingsOf({ ...BASE, name: 'agent', 'deployment-type': 'dev' }).sourceConfig).toEqual({
+      deployment_type: 'dev',
+    });
+    expect(failingInputs({ ...BASE, name: 'agent', 'deployment-type': 'free' })).toEqual([
+      'deployment-type',
+    ]);
+    expect(
+      failingInputs({ ...container, 'image-uri': 'img:1', 'deployment-type': 'prod' }),
+    ).toEqual(['deployment-type']);
+  });
+
+  it('refuses resource-spec for hosted_repo, pointing at deployment-type', () => {
+    const error = inputErrorOf(() =>
+      settingsOf({ ...BASE, name: 'agent', 'resource-spec': 'min_scale: 1' }),
+    );
+    expect(error.input).toBe('resource-spec');
+    expect(error.message).toMatch(/sized by its tier.*'deployment-type'/);
+    expect(
+      settingsOf({ ...container, 'image-uri': 'img:1', 'resource-spec': 'min_scale: 1' })
+        .sourceConfig.resource_spec,
+    ).toEqual({ min_scale: 1 });
+  });
+
+  it('takes custom-url for external_container only', () => {
+    expect(
+      failingInputs({ ...BASE, name: 'agent', 'custom-url': 'https://a.example.com' }),
+    ).toEqual(['custom-url']);
+    expect(
+      failingInputs({
+        ...container,
+        source: 'internal_container',
+        'image-uri': 'img:1',
+        'custom-url': 'https://a.example.com',
+      }),
+    ).toEqual(['custom-url']);
+  });
+
+  it("refuses secrets named like the platform's reserved variables, from the one shared list", () => {
+    const error = inputErrorOf(() =>
+      settingsOf({ ...BASE, name: 'agent', secrets: 'OK=1\nLANGSMITH_API_KEY=2\nPORT=3' }),
+    );
+    expect(error.input).toBe('secrets');
+    expect(error.message).toContain('LANGSMITH_API_KEY, PORT');
+    for (const name of RESERVED_ENV_NAMES) {
+      expect(failingInputs({ ...BASE, name: 'agent', secrets: `${name}=x` })).toEqual(['secrets']);
+    }
+  });
+
+  it('reads build-logs (on-failure by default) and refuses other values', () => {
+    expect(settingsOf({ ...BASE, name: 'agent' }).buildLogs).toBe('on-failure');
+    expect(settingsOf({ ...BASE, name: 'agent', 'build-logs': 'off' }).buildLogs).toBe('off');
+    expect(failingInputs({ ...BASE, name: 'agent', 'build-logs': 'always' })).toEqual([
+      'build-logs',
+    ]);
+    expect(settingsOf({ ...BASE, name: 'agent' }).deleteTracingProject).toBe(false);
+  });
 
   it('a container source deploys image-uri and takes no repo-ref default', () => {
     const settings = settingsOf({ ...container, 'image-uri': 'registry.example.com/agent:1' });
@@ -207,8 +334,20 @@ describe('command-specific requirements', () => {
     },
   );
 
+  it('authenticate needs provider and scopes (the control plane requires them)', () => {
+    expect(failingInputs({ ...BASE, command: 'authenticate' })).toEqual(['provider', 'scopes']);
+    expect(failingInputs({ ...BASE, command: 'authenticate', provider: 'github' })).toEqual([
+      'scopes',
+    ]);
+    expect(
+      settingsOf({ ...BASE, command: 'authenticate', provider: 'github', scopes: 'repo, user' })
+        .authenticate,
+    ).toEqual({ provider: 'github', scopes: ['repo', 'user'] });
+  });
+
   it.each(['listener', 'authenticate'])('%s needs no deployment', (command) => {
-    const extra: Record<string, string> = command === 'listener' ? { 'listener-id': 'l-1' } : {};
+    const extra: Record<string, string> =
+      command === 'listener' ? { 'listener-id': 'l-1' } : { provider: 'github', scopes: 'repo' };
     expect(settingsOf({ ...BASE, command, ...extra }).command).toBe(command);
   });
 

@@ -8,9 +8,9 @@ import {
   checkGraphConfig,
   type GraphConfigCheck,
   type PathKind,
-  RESERVED_ENV_NAMES,
 } from '../../src/parse/graph-config.ts';
 import { InputError } from '../../src/parse/index.ts';
+import { RESERVED_ENV_NAMES } from '../../src/parse/reserved-env-names.ts';
 
 const FILES: Record<string, PathKind> = {
   './agent.py': 'file',

@@ -61,6 +61,21 @@ describe('parseResourceSpec: accepted input', () => {
     expect(parse('{"min_scale": 1, "max_scale": 2,}')).toEqual({ min_scale: 1, max_scale: 2 });
   });
 
+  it('takes the production shapes: fractional db, orchestrator and executor cpu, the cache workload', () => {
+    const spec = {
+      db_cpu: 0.25,
+      db_cpu_limit: 0.5,
+      orchestrator_cpu: 0.5,
+      executor_cpu_limit: 1.5,
+      cache_cpu: 0.1,
+      cache_cpu_limit: 16,
+      cache_memory_mb: 256,
+      cache_memory_limit_mb: 512,
+      cpu: 8,
+    };
+    expect(parse(JSON.stringify(spec))).toEqual(spec);
+  });
+
   it('accepts equal bounds', () => {
     expect(parse('min_scale: 2\nmax_scale: 2\ndb_cpu: 1\ndb_cpu_limit: 1')).toEqual({
       min_scale: 2,
@@ -126,19 +141,12 @@ describe('parseResourceSpec: schema errors name the path', () => {
       'min_scale: "2"',
       /resource-spec\.min_scale: expected an integer, got the text "2"\. Write the number without quotes\./,
     ],
-    [
-      'orchestrator_cpu: 0.5',
-      /resource-spec\.orchestrator_cpu: expected an integer, got 0\.5\. Use a whole number\./,
-    ],
-    [
-      'executor_cpu_limit: 1.5',
-      /resource-spec\.executor_cpu_limit: expected an integer, got 1\.5\. Use a whole number\./,
-    ],
-    [
-      'db_cpu: 0.25',
-      /resource-spec\.db_cpu: expected an integer, got 0\.25\. Use a whole number\./,
-    ],
-    ['cpu: -1', /resource-spec\.cpu: must be at least 0, got -1\./],
+    ['db_storage_gi: 0.5', /resource-spec\.db_storage_gi: expected an integer, got 0\.5\./],
+    ['cpu: -1', /resource-spec\.cpu: must be at least 0\.1, got -1\./],
+    ['cpu: 0.05', /resource-spec\.cpu: must be at least 0\.1, got 0\.05\./],
+    ['queue_cpu: 9', /resource-spec\.queue_cpu: must be at most 8, got 9\./],
+    ['cache_cpu_limit: 17', /resource-spec\.cache_cpu_limit: must be at most 16, got 17\./],
+    ['cache_memory_mb: 0.5', /resource-spec\.cache_memory_mb: expected an integer, got 0\.5\./],
     ['cpu: .inf', /resource-spec\.cpu: expected a number, got Infinity/],
     [
       'max_scale:',
@@ -225,11 +233,11 @@ describe('parseResourceSpec: bounds', () => {
     for (const group of ['', 'queue_', 'orchestrator_']) {
       expect(pairs).toContain(`${group}min_scale<=${group}max_scale`);
     }
-    for (const group of ['', 'queue_', 'orchestrator_', 'executor_', 'db_']) {
+    for (const group of ['', 'queue_', 'orchestrator_', 'executor_', 'db_', 'cache_']) {
       expect(pairs).toContain(`${group}cpu<=${group}cpu_limit`);
       expect(pairs).toContain(`${group}memory_mb<=${group}memory_limit_mb`);
     }
-    expect(pairs).toHaveLength(13);
+    expect(pairs).toHaveLength(15);
     for (const { lower, upper } of RESOURCE_SPEC_BOUNDS) {
       expect(RESOURCE_SPEC_KEYS).toContain(lower);
       expect(RESOURCE_SPEC_KEYS).toContain(upper);

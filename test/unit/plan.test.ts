@@ -279,3 +279,100 @@ describe('sameValue', () => {
     expect(sameValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
   });
 });
+
+describe('planDeploy: the production contract (known-behaviour.md)', () => {
+  it('never sends a field that cannot change, and refuses another value before any write', () => {
+    const same = planDeploy(
+      desired({
+        sourceConfig: { repo_url: 'https://github.com/acme/agent', deployment_type: 'prod' },
+      }),
+      existing({
+        source_config: { repo_url: 'https://github.com/acme/agent', deployment_type: 'prod' },
+      }),
+    );
+    expect(same.action === 'patch' && same.body.source_config).toBeFalsy();
+    expect(same.changes).toEqual([]);
+
+    const error = inputErrorOf(() =>
+      planDeploy(
+        desired({
+          sourceConfig: { repo_url: 'https://github.com/acme/agent', deployment_type: 'prod' },
+        }),
+        existing({
+          source_config: { repo_url: 'https://github.com/acme/agent', deployment_type: 'dev' },
+        }),
+      ),
+    );
+    expect(error.input).toBe('deployment-type');
+    expect(error.message).toContain('"prod"');
+    expect(error.message).toContain('source_config.deployment_type "dev"');
+    expect(error.message).toMatch(/Set 'deployment-type: dev'.*new name/);
+
+    const moved = inputErrorOf(() =>
+      planDeploy(
+        desired({ sourceConfig: { repo_url: 'https://github.com/acme/other' } }),
+        existing(),
+      ),
+    );
+    expect(moved.input).toBe('repo-url');
+    expect(moved.message).toContain('https://github.com/acme/agent');
+  });
+
+  it('does not compare (nor send) a field that cannot change and the answer leaves out', () => {
+    const plan = planDeploy(
+      desired({
+        sourceConfig: {
+          repo_url: 'https://github.com/acme/agent',
+          listener_id: '3f0c1b9e-0000-4000-8000-000000000002',
+          listener_config: { k8s_namespace: 'agents' },
+        },
+      }),
+      existing(),
+    );
+    expect(plan.action === 'patch' && plan.body.source_config).toBeFalsy();
+  });
+
+  it('sends a field the server never echoes, without calling it a change', () => {
+    const plan = planDeploy(
+      desired({
+        sourceConfig: { repo_url: 'https://github.com/acme/agent', build_command: 'make' },
+      }),
+      existing(),
+    );
+    if (plan.action !== 'patch') throw new Error('expected a patch');
+    expect(plan.body.source_config).toEqual({ build_command: 'make' });
+    expect(plan.unverified).toEqual(['source_config.build_command']);
+    expect(plan.changes.map((change) => change.path)).not.toContain('source_config.build_command');
+    expect(planToJson(plan, 'agent')).toMatchObject({
+      sent_unverified: ['source_config.build_command'],
+    });
+  });
+
+  it('takes a resource_spec with server defaults filled in as unchanged, and sends it whole when it differs', () => {
+    const container = {
+      source: 'external_container' as const,
+      revisionConfig: { image_uri: 'registry.example.com/agent:1' },
+    };
+    const server = existing({
+      source: 'external_container',
+      source_config: {
+        custom_url: 'https://agent.example.com',
+        resource_spec: { cpu: 1, cpu_limit: 2, memory_mb: 512, memory_limit_mb: 1024 },
+      },
+    });
+    const unchanged = planDeploy(
+      desired({ ...container, sourceConfig: { resource_spec: { cpu: 1, memory_mb: 512 } } }),
+      server,
+    );
+    expect(unchanged.changes.filter((change) => change.path.startsWith('source_config'))).toEqual(
+      [],
+    );
+    const changed = planDeploy(
+      desired({ ...container, sourceConfig: { resource_spec: { cpu: 2, memory_mb: 512 } } }),
+      server,
+    );
+    expect(changed.action === 'patch' && changed.body.source_config).toEqual({
+      resource_spec: { cpu: 2, memory_mb: 512 },
+    });
+  });
+});

@@ -223,3 +223,45 @@ describe('renderPrComment', () => {
     expect(body.length).toBeLessThan(GITHUB_COMMENT_LIMIT / 4);
   });
 });
+
+describe('renderPrComment: the failed stage log', () => {
+  const failed = (lines: string[]) =>
+    report({
+      outcome: 'failure',
+      revision: { id: 'rev-3f2a', status: 'BUILD_FAILED' },
+      failureLog: { kind: 'build', revisionId: 'rev-3f2a', lines },
+    });
+
+  it('shows the lines collapsed, in a code block no line can close', () => {
+    const lines = ['npm ci', '```', '````` </details> @octocat #12 <script>x</script>', 'exit 1'];
+    const body = renderPrComment(failed(lines), context);
+    const start = body.indexOf('<details><summary>Build log (last 4 lines)</summary>');
+    expect(start).toBeGreaterThan(0);
+    const block = body.slice(start).split('\n');
+    // The fence is longer than any run of backticks in the lines.
+    expect(block[2]).toBe('``````text');
+    expect(block.slice(3, 7)).toEqual(lines);
+    expect(block[7]).toBe('``````');
+    expect(block[9]).toBe('</details>');
+  });
+
+  it('is bounded: 30 lines at most, each cut short', () => {
+    const lines = Array.from({ length: 50 }, (_, index) => `${index} ${'x'.repeat(5000)}`);
+    const body = renderPrComment(failed(lines), context);
+    expect(body).toContain('(last 30 lines)');
+    expect(body).not.toContain('\n19 x');
+    expect(body).toContain('\n20 x');
+    expect(body.length).toBeLessThan(20_000);
+  });
+
+  it('leaves it out when the log was not available', () => {
+    const body = renderPrComment(
+      report({
+        outcome: 'failure',
+        failureLog: { kind: 'deploy', revisionId: 'r', unavailable: 'no logs here' },
+      }),
+      context,
+    );
+    expect(body).not.toContain('<details>');
+  });
+});

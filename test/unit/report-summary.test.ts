@@ -407,3 +407,42 @@ describe('renderSummary: what it never shows', () => {
     expect(controlCharactersIn(summary, '\n')).toEqual([]);
   });
 });
+
+describe('renderSummary: the failed stage log', () => {
+  it('shows the last lines as a code block, control characters gone, hostile text literal', () => {
+    const lines = [...HOSTILE_STRINGS, 'with \u001b[31mcolour\u001b[0m', 'a ``` fence'];
+    const summary = renderSummary(
+      deployedReport({
+        outcome: 'failure',
+        failureLog: { kind: 'build', revisionId: REVISION_ID, lines },
+      }),
+    );
+    const section = summary.split('### Build log')[1] ?? '';
+    expect(
+      section.startsWith(` (last ${Math.min(lines.length, SUMMARY_LIMITS.logLines)} lines)`),
+    ).toBe(true);
+    const block = section.split('\n').slice(2);
+    const fence = block[0]?.replace(/text$/, '') ?? '';
+    expect(fence.length).toBeGreaterThan(3);
+    expect(controlCharactersIn(section.replaceAll('\n', ''))).toEqual([]);
+    expect(section).toContain('with colour');
+    const closing = block.indexOf(fence, 1);
+    expect(closing).toBeGreaterThan(0);
+    expect(block.slice(1, closing)).toHaveLength(Math.min(lines.length, SUMMARY_LIMITS.logLines));
+  });
+
+  it('says why there is no log', () => {
+    const summary = renderSummary(
+      deployedReport({
+        outcome: 'failure',
+        failureLog: {
+          kind: 'deploy',
+          revisionId: REVISION_ID,
+          unavailable: 'this control plane does not serve revision logs',
+        },
+      }),
+    );
+    expect(summary).toContain('### Deploy log');
+    expect(summary).toContain('Not available: this control plane does not serve revision logs\\.');
+  });
+});

@@ -230,8 +230,47 @@ describe('decideSkip', () => {
     const existing = hostedDeployment({
       source_config: { repo_url: 'https://github.com/acme/agent', build_command: 'make' },
     });
-    const reason = reasonOf(decideSkip(input({ desired, existing, revision: activeRevision() })));
+    const revision = activeRevision({
+      source_config: { repo_url: 'https://github.com/acme/agent', build_command: 'npm run build' },
+    });
+    const reason = reasonOf(decideSkip(input({ desired, existing, revision })));
     expect(reason).toContain('source_config.build_command');
+  });
+
+  it('deploys when a field the server does not echo is set: sameness cannot be proven', () => {
+    const desired = hostedDesired({
+      sourceConfig: { repo_url: 'https://github.com/acme/agent', build_command: 'make' },
+    });
+    const existing = hostedDeployment({
+      source_config: { repo_url: 'https://github.com/acme/agent' },
+    });
+    const reason = reasonOf(decideSkip(input({ desired, existing, revision: activeRevision() })));
+    expect(reason).toMatch(
+      /source_config\.build_command is set, and the control plane does not echo it/,
+    );
+  });
+
+  it('skips when the server filled defaults into resource_spec and left out fields it never echoes', () => {
+    const spec = { min_scale: 1, max_scale: 2, cpu: 1 };
+    const filled = { ...spec, cpu_limit: 2, memory_mb: 1024 };
+    const desired = {
+      name: 'box',
+      source: 'external_container' as const,
+      sourceConfig: { resource_spec: spec },
+      revisionConfig: { image_uri: 'registry.example.com/agent:1.4.2' },
+      secrets: [],
+    };
+    const existing: Deployment = {
+      ...hostedDeployment({ source_config: { resource_spec: filled } }),
+      source: 'external_container',
+      source_revision_config: { image_uri: 'registry.example.com/agent:1.4.2' },
+    };
+    const revision = activeRevision({
+      source: 'external_container',
+      source_config: { resource_spec: filled },
+      source_revision_config: { image_uri: 'registry.example.com/agent:1.4.2' },
+    });
+    expect(decideSkip(input({ desired, existing, revision })).kind).toBe('skip');
   });
 
   it('deploys when the server answered another revision than the active one', () => {

@@ -5,6 +5,7 @@ import { DEFAULT_WAIT_OVERRUN_MS, WaitDeadlineReached } from '../../src/poll.ts'
 import {
   classifyRevisionStatus,
   FAILED_REVISION_STATUSES,
+  INTERRUPTED_GRACE_MS,
   TERMINAL_REVISION_STATUSES,
   type WaitForRevisionOptions,
   type WaitOutcome,
@@ -226,7 +227,7 @@ describe('waitForRevision: timing contract', () => {
 });
 
 describe('waitForRevision: outcomes', () => {
-  it.each(FAILED_REVISION_STATUSES)(
+  it.each(FAILED_REVISION_STATUSES.filter((status) => status !== 'INTERRUPTED'))(
     'ends as failed on %s, with the status message',
     async (status) => {
       const clock = new FakeClock();
@@ -248,6 +249,68 @@ describe('waitForRevision: outcomes', () => {
       expect(outcome.revision?.status).toBe(status);
     },
   );
+
+  it('polls on through INTERRUPTED, which is not reliably final, and follows a resumed revision', async () => {
+    const clock = new FakeClock();
+    const server = scriptedServer(clock, [
+      [0, 'BUILDING'],
+      [30 * SECOND, 'INTERRUPTED'],
+      [90 * SECOND, 'BUILDING'],
+      [150 * SECOND, 'DEPLOYED'],
+    ]);
+    const outcome = await wait(clock, { readRevision: server.read });
+    expect(outcome.kind).toBe('deployed');
+    expect(outcome.timeline.map((entry) => entry.status)).toEqual([
+      'BUILDING',
+      'INTERRUPTED',
+      'BUILDING',
+      'DEPLOYED',
+    ]);
+  });
+
+  it('ends as failed on INTERRUPTED once it has lasted INTERRUPTED_GRACE_MS', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const server = scriptedServer(
+      clock,
+      [
+        [0, 'BUILDING'],
+        [30 * SECOND, 'INTERRUPTED'],
+      ],
+      { statusMessage: 'stopped by a user' },
+    );
+    const outcome = await wait(clock, { readRevision: server.read });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      status: 'INTERRUPTED',
+      statusMessage: 'stopped by a user',
+    });
+    // First seen INTERRUPTED at 30s; failed at the first read 2 minutes after that.
+    expect(clock.now() - start).toBe(30 * SECOND + INTERRUPTED_GRACE_MS);
+  });
+
+  it('ends as failed on INTERRUPTED, not as a timeout, when the wait runs out first', async () => {
+    const clock = new FakeClock();
+    const server = scriptedServer(clock, [
+      [0, 'BUILDING'],
+      [30 * SECOND, 'INTERRUPTED'],
+    ]);
+    const outcome = await wait(clock, { readRevision: server.read, waitTimeoutMs: MINUTE });
+    expect(outcome).toMatchObject({ kind: 'failed', status: 'INTERRUPTED', elapsedMs: MINUTE });
+  });
+
+  it('restarts the INTERRUPTED clock when another status comes between', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const server = scriptedServer(clock, [
+      [0, 'INTERRUPTED'],
+      [100 * SECOND, 'BUILDING'],
+      [110 * SECOND, 'INTERRUPTED'],
+    ]);
+    const outcome = await wait(clock, { readRevision: server.read });
+    expect(outcome.kind).toBe('failed');
+    expect(clock.now() - start).toBe(110 * SECOND + INTERRUPTED_GRACE_MS);
+  });
 
   it('ends as failed without a status message when the server sends none', async () => {
     const clock = new FakeClock();
