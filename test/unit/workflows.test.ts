@@ -4,7 +4,7 @@
  * outputs later steps read, declared permissions. The PR preview and the e2e workflow are also
  * checked for the behaviour they promise.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -65,6 +65,7 @@ describe('the workflow files', () => {
     expect(FILES).toEqual(
       expect.arrayContaining([
         '.github/workflows/ci.yml',
+        '.github/workflows/codeql.yml',
         '.github/workflows/e2e.yml',
         'examples/deploy-on-push.yml',
         'examples/pr-preview.yml',
@@ -420,5 +421,32 @@ describe('the README snippets', () => {
       exampleTagStep?.with?.command ?? 'deploy',
     );
     expect(readmeTagStep?.with?.['repo-ref']).toBe(expression('github.ref_name'));
+  });
+});
+
+describe('the yaml blocks of the other Markdown docs', () => {
+  // README.md has its own checks above; every other page a user or contributor reads is here,
+  // docs/ included once it exists.
+  const pages = [
+    ...readdirSync(ROOT).filter((file) => file.endsWith('.md') && file !== 'README.md'),
+    ...(existsSync(join(ROOT, 'docs'))
+      ? readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.md'))
+          .map((file) => `docs/${file}`)
+      : []),
+  ].sort();
+
+  it('include the contributing guide and the security policy', () => {
+    expect(pages).toEqual(expect.arrayContaining(['CONTRIBUTING.md', 'SECURITY.md']));
+  });
+
+  it.each(pages)('%s: each passes actionlint and the checks against action.yml', async (page) => {
+    const problems: string[] = [];
+    for (const snippet of markdownWorkflows(read(page), page)) {
+      const findings = await lintWorkflow(snippet.source, snippet.name);
+      problems.push(...findings.map((finding) => formatFinding(snippet.name, finding)));
+      problems.push(...factProblems(snippet.source, true).map((p) => `${snippet.name}: ${p}`));
+    }
+    expect(problems).toEqual([]);
   });
 });
