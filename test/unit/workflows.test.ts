@@ -225,6 +225,72 @@ describe('the examples', () => {
   });
 });
 
+/** The production workflows: every job that runs this action in the deploy-production group. */
+const PRODUCTION_EXAMPLES = [
+  'examples/deploy-on-push.yml',
+  'examples/deploy-with-rollback.yml',
+  'examples/redeploy-on-tag.yml',
+  'examples/rollback.yml',
+];
+const EnvironmentSchema = z.object({ name: z.string(), url: z.string() });
+
+/** Problems of a production job: its environment, its URL, and no second deployment record. */
+function productionJobProblems(workflow: Workflow): string[] {
+  return Object.entries(workflow.jobs).flatMap(([name, job]) => {
+    const step = (job.steps ?? []).find(runsThisAction);
+    if (step === undefined) return [];
+    const environment = EnvironmentSchema.safeParse(job.environment);
+    if (!environment.success) return [`jobs.${name}: no environment: { name, url }`];
+    const problems: string[] = [];
+    if (environment.data.name !== 'production') problems.push(`jobs.${name}: not production`);
+    if (environment.data.url !== expression(`steps.${step.id}.outputs.deployment-url`)) {
+      problems.push(`jobs.${name}: url is not the step's deployment-url`);
+    }
+    if (step.with?.['github-environment'] !== undefined) {
+      problems.push(`jobs.${name}: github-environment beside the job's environment`);
+    }
+    return problems;
+  });
+}
+
+describe('the production workflows', () => {
+  it.each(PRODUCTION_EXAMPLES)(
+    '%s runs in the production environment, linked to the deployment URL',
+    (path) => {
+      expect(productionJobProblems(parseWorkflow(read(path)))).toEqual([]);
+    },
+  );
+
+  it('of the README do too: the quick start, the tag release and the rollback', () => {
+    const production = markdownWorkflows(read('README.md'), 'README.md')
+      .map((snippet) => parseWorkflow(snippet.source))
+      .filter((workflow) =>
+        JSON.stringify(workflow.concurrency ?? '').includes('deploy-production'),
+      );
+    expect(production.length).toBeGreaterThanOrEqual(3);
+    for (const workflow of production) expect(productionJobProblems(workflow)).toEqual([]);
+  });
+
+  it('finds a job without an environment and a second record beside it', () => {
+    const workflow = parseWorkflow(`on: push
+permissions: {}
+jobs:
+  bare:
+    runs-on: ubuntu-latest
+    steps: [{ id: d, uses: 'org/deploy-action@v1' }]
+  twice:
+    runs-on: ubuntu-latest
+    environment: { name: production, url: x }
+    steps: [{ id: d, uses: 'org/deploy-action@v1', with: { github-environment: production } }]
+`);
+    expect(productionJobProblems(workflow)).toEqual([
+      'jobs.bare: no environment: { name, url }',
+      "jobs.twice: url is not the step's deployment-url",
+      "jobs.twice: github-environment beside the job's environment",
+    ]);
+  });
+});
+
 describe('the PR preview example', () => {
   const workflow = parseWorkflow(read('examples/pr-preview.yml'));
   const PR_NUMBER = /\$\{\{\s*github\.event\.(pull_request\.)?number\s*\}\}/;
