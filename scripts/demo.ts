@@ -20,7 +20,7 @@ try {
     name: 'demo-agent',
     'repo-url': 'https://github.com/acme/demo-agent',
     'graph-config-path': 'langgraph.json',
-    'resource-spec': 'min_scale: 1\nmax_scale: 2\ncpu: 0.5\nmemory_mb: 1024\n',
+    'deployment-type': 'dev',
     secrets: 'OPENAI_API_KEY=sk-demo-not-a-real-key',
     'poll-interval': '250ms',
     'wait-timeout': '1m',

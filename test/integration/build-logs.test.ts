@@ -160,7 +160,7 @@ describe('BuildLogStream', () => {
     expect(reads).toHaveLength(4);
     // Paged by the opaque next_offset the server handed out.
     expect(reads[0]?.body).toEqual({ order: 'asc', limit: STREAM_PAGE_SIZE });
-    expect(typeof (reads[1]?.body as { offset?: unknown }).offset).toBe('string');
+    expect(typeof (reads[1]?.body as { offset?: unknown } | undefined)?.offset).toBe('string');
   });
 
   it('reads at most STREAM_PAGES_PER_POLL pages per poll, and goes on at the next one', async () => {

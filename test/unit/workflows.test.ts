@@ -204,7 +204,9 @@ describe('the examples', () => {
       z.object({ push: z.object({ tags: z.array(z.string()) }) }).parse(workflow.on).push.tags,
     ).toEqual(['v*']);
     const [step] = actionSteps(workflow);
-    expect(step?.with?.['repo-ref']).toBe(expression('github.ref_name'));
+    // The full ref (refs/tags/v1.2.3): the control plane takes a tag only so.
+    expect(step?.with?.['repo-ref']).toBe(expression('github.ref'));
+    expect(step?.with?.['deployment-type']).toBe('prod');
   });
 
   it('rollback redeploys the dispatched revision, "previous" by default', () => {
