@@ -249,10 +249,11 @@ const PatchDeploymentRequestSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictO
     source_revision_config: SourceRevisionConfigSchema.optional(),
     secrets: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(SecretSchema).optional(),
 });
+/** provider and scopes are required (known-behaviour.md). */
 const AuthenticateRequestSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .strictObject */ .rej({
     user_id: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    scopes: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
+    provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    scopes: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()),
     svc_user_id: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     agent_id: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     use_agent_builder_public_oauth: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),

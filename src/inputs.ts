@@ -126,7 +126,8 @@ export interface Settings {
   buildLogs: BuildLogsMode;
   /** listener: the listener to read. */
   listenerId?: string;
-  authenticate: AuthenticateRequest;
+  /** authenticate: the request's fields as given (provider and scopes are checked present). */
+  authenticate: Partial<AuthenticateRequest>;
   requireToken: boolean;
   smokeTest?: SmokeTestSettings;
   /** prune: which deployments, and how old. */
@@ -643,8 +644,8 @@ function fullRef(repoRef: string | undefined, env: Environment): string | undefi
   return tag !== undefined && repoRef === tag ? `${TAG_REF_PREFIX}${tag}` : repoRef;
 }
 
-function readAuthenticate(text: Text, flag: Flag): AuthenticateRequest {
-  const request: AuthenticateRequest = {};
+function readAuthenticate(text: Text, flag: Flag): Partial<AuthenticateRequest> {
+  const request: Partial<AuthenticateRequest> = {};
   const userId = text('user-id');
   if (userId !== undefined) request.user_id = userId;
   const provider = text('provider');

@@ -125,10 +125,11 @@ export const PatchDeploymentRequestSchema = z.strictObject({
 });
 export type PatchDeploymentRequest = z.infer<typeof PatchDeploymentRequestSchema>;
 
+/** provider and scopes are required (known-behaviour.md). */
 export const AuthenticateRequestSchema = z.strictObject({
   user_id: z.string().optional(),
-  provider: z.string().optional(),
-  scopes: z.array(z.string()).optional(),
+  provider: z.string(),
+  scopes: z.array(z.string()),
   svc_user_id: z.string().optional(),
   agent_id: z.string().optional(),
   use_agent_builder_public_oauth: z.boolean().optional(),

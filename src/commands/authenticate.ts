@@ -6,8 +6,13 @@ import type { CommandContext } from './context.ts';
 
 export async function authenticate(ctx: CommandContext): Promise<void> {
   const { settings, report } = ctx;
+  const { provider, scopes } = settings.authenticate;
+  // readSettings refuses an authenticate run without them.
+  if (provider === undefined || scopes === undefined) {
+    throw new Error("unreachable: 'provider' or 'scopes' missing");
+  }
   const answer = await ctx.log.group('Authenticating', () =>
-    ctx.client.authenticate(settings.authenticate, { signal: ctx.signal }),
+    ctx.client.authenticate({ ...settings.authenticate, provider, scopes }, { signal: ctx.signal }),
   );
   report.action = 'authenticated';
   if (answer.status) report.authStatus = answer.status;

@@ -488,7 +488,7 @@ describe('the README snippets', () => {
     expect(readmeTagStep?.with?.command ?? 'deploy').toBe(
       exampleTagStep?.with?.command ?? 'deploy',
     );
-    expect(readmeTagStep?.with?.['repo-ref']).toBe(expression('github.ref_name'));
+    expect(readmeTagStep?.with?.['repo-ref']).toBe(expression('github.ref'));
   });
 });
 
