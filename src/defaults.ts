@@ -29,7 +29,7 @@ export const INPUT_DEFAULTS = {
   'pr-comment': true,
   wait: true,
   'wait-timeout': '30m',
-  'poll-interval': '10s',
+  'poll-interval': 'auto',
   'dry-run': false,
 } as const;
 

@@ -6,6 +6,7 @@
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { type PollOutcome, pollUntil } from '../poll.ts';
+import { plainPollIntervalMs } from '../poll-schedule.ts';
 import { formatDuration } from '../report/duration.ts';
 import type { CommandReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
@@ -138,7 +139,7 @@ export function pollUntilGone(
       if (!seen.gone && seen.status) onStatus?.(seen.status);
     },
     clock: ctx.clock,
-    pollIntervalMs: ctx.settings.pollIntervalMs,
+    pollIntervalMs: plainPollIntervalMs(ctx.settings.pollInterval),
     waitTimeoutMs,
     signal: ctx.signal,
   });
