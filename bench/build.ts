@@ -6,12 +6,13 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { NCC_OPTIONS } from '../scripts/build.ts';
 
 const run = promisify(execFile);
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
-/** `npm run build`'s options, after `ncc build <entry> -o <dir>`. */
-export const BUILD_OPTIONS = ['--minify', '--license', 'licenses.txt'] as const;
+/** `npm run build`'s ncc options, after `ncc build <entry> -o <dir>` (it writes licenses.txt itself). */
+export const BUILD_OPTIONS = NCC_OPTIONS;
 /** What a bundler appends to a file when it writes its source map: the last line, and its break. */
 const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*$/;
 

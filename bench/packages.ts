@@ -4,7 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageChainOf, packageDirOf } from '../scripts/package-paths.ts';
 import { UNMAPPED } from './source-map.ts';
+
+export { packageChainOf, packageDirOf };
 
 export const OWN_CODE = 'deploy-action (src/)';
 export const BUNDLER_GLUE = 'bundler runtime and glue';
@@ -17,32 +20,6 @@ export interface PackageShare {
   files: number;
   /** Where it is installed (node_modules/a/node_modules/b); undefined for our code and glue. */
   dir?: string;
-}
-
-/** Path segments of a source map source, without webpack's prefix and leading `../`. */
-function segmentsOf(sourcePath: string): string[] {
-  return sourcePath
-    .replace(/^webpack:\/\/[^/]*\//, '')
-    .split('/')
-    .filter((part) => part !== '..' && part !== '.');
-}
-
-/** The packages on the way to a file: ['@actions/http-client', 'undici'] for a nested copy. */
-export function packageChainOf(sourcePath: string): string[] {
-  const parts = segmentsOf(sourcePath);
-  const chain: string[] = [];
-  parts.forEach((part, index) => {
-    if (part !== 'node_modules') return;
-    const first = parts[index + 1];
-    if (first === undefined) return;
-    chain.push(first.startsWith('@') ? `${first}/${parts[index + 2] ?? ''}` : first);
-  });
-  return chain;
-}
-
-/** node_modules/a/node_modules/b: where the package's package.json is, from the repository root. */
-export function packageDirOf(chain: string[]): string {
-  return chain.map((name) => `node_modules/${name}`).join('/');
 }
 
 function versionOf(repoRoot: string, chain: string[]): string {

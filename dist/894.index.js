@@ -120,6 +120,12 @@ const PERMISSION = 'deployments: write';
 /** GitHub rejects deployment status descriptions longer than this. */
 const GITHUB_DESCRIPTION_LIMIT = 140;
 const DEFAULT_DEACTIVATE_LIMIT = 30;
+/** Set on every deployment this action creates, to tell them from the ones GitHub makes. */
+const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' };
+/** How many of an environment's newest deployments may hold the job's own. */
+const JOB_DEPLOYMENT_LOOKBACK = 10;
+/** A job's deployment is queued, then in progress until the job ends. */
+const OPEN_STATES = ['queued', 'pending', 'in_progress'];
 /** Creates the deployment, then marks it `in_progress`. */
 async function startGitHubDeployment(options) {
     const { octokit, owner, repo, environment, log } = options;
@@ -136,6 +142,7 @@ async function startGitHubDeployment(options) {
             required_contexts: [],
             transient_environment: options.transient,
             ...(options.transient ? { production_environment: false } : {}),
+            payload: CREATED_BY_PAYLOAD,
         });
         if (!('id' in response.data)) {
             // 202: GitHub merged or queued instead of creating; nothing to attach statuses to.
@@ -156,6 +163,56 @@ async function startGitHubDeployment(options) {
         description: options.description,
     });
     return status.ok ? { ok: true, handle } : status;
+}
+/**
+ * The deployment GitHub made for this job when the job itself runs in `environment`
+ * (`jobs.<id>.environment`): among the environment's newest deployments, one this action did not
+ * create whose latest status is still open (GitHub closes it when the job ends) and, when that
+ * status links to a run, links to this one. The runner does not tell a step its job's
+ * environment, so this asks GitHub. Undefined when there is none or GitHub cannot say: the
+ * action then records its own deployment.
+ */
+async function findJobDeployment(options) {
+    const { octokit, owner, repo, environment, log } = options;
+    try {
+        const { data: deployments } = await octokit.rest.repos.listDeployments({
+            owner,
+            repo,
+            environment,
+            per_page: JOB_DEPLOYMENT_LOOKBACK,
+        });
+        for (const deployment of deployments) {
+            if (isCreatedByThisAction(deployment.payload))
+                continue;
+            const { data: statuses } = await octokit.rest.repos.listDeploymentStatuses({
+                owner,
+                repo,
+                deployment_id: deployment.id,
+                per_page: 1,
+            });
+            const latest = statuses[0];
+            if (latest === undefined || !OPEN_STATES.includes(latest.state))
+                continue;
+            const link = latest.log_url || latest.target_url;
+            if (options.runUrl && link && !isPageOf(link, options.runUrl))
+                continue;
+            return deployment.id;
+        }
+        return undefined;
+    }
+    catch (error) {
+        const action = `look for this job's own deployment of ${environment}`;
+        log.debug((0,github_api/* describeGitHubFailure */.P)(error, action, PERMISSION).message);
+        return undefined;
+    }
+}
+function isPageOf(link, runUrl) {
+    return link === runUrl || link.startsWith(`${runUrl}/`);
+}
+function isCreatedByThisAction(payload) {
+    return (typeof payload === 'object' &&
+        payload !== null &&
+        payload['created-by'] === CREATED_BY_PAYLOAD['created-by']);
 }
 /** Records how the rollout ended on the deployment `startGitHubDeployment` created. */
 async function finishGitHubDeployment(handle, options) {
@@ -525,17 +582,31 @@ class GitHubReporting {
             this.#log.warning(`No GitHub deployment for environment ${environment}: 'github-token' is empty.`);
             return;
         }
-        const result = await startGitHubDeployment({
+        const repository = {
             octokit: this.#octokit,
             owner: this.#context.owner,
             repo: this.#context.repo,
+            log: this.#log,
+        };
+        const runUrl = this.#context.runUrl?.replace(/\/attempts\/\d+$/, '');
+        const jobDeployment = await findJobDeployment({
+            ...repository,
+            environment,
+            ...(runUrl ? { runUrl } : {}),
+        });
+        if (jobDeployment !== undefined) {
+            // One deployment record, not two: GitHub's own follows the job and closes when it ends.
+            this.#log.info(`The job runs in the GitHub environment ${environment}, so GitHub already records this deployment (deployment ${jobDeployment}); deploy-action adds none. To link the app from it, set the job's environment url to the step's deployment-url output.`);
+            return;
+        }
+        const result = await startGitHubDeployment({
+            ...repository,
             ref: this.#context.sha || this.#context.ref,
             environment,
             // A deployment made for a pull request is a preview: GitHub treats it as short-lived.
             transient: this.#context.pullRequest !== undefined,
             ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
             description: `deploy-action: ${command}`,
-            log: this.#log,
         });
         if (result.ok)
             this.#deployment = result.handle;

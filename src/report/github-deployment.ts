@@ -16,6 +16,12 @@ const PERMISSION = 'deployments: write';
 /** GitHub rejects deployment status descriptions longer than this. */
 export const GITHUB_DESCRIPTION_LIMIT = 140;
 const DEFAULT_DEACTIVATE_LIMIT = 30;
+/** Set on every deployment this action creates, to tell them from the ones GitHub makes. */
+export const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' } as const;
+/** How many of an environment's newest deployments may hold the job's own. */
+const JOB_DEPLOYMENT_LOOKBACK = 10;
+/** A job's deployment is queued, then in progress until the job ends. */
+const OPEN_STATES: readonly string[] = ['queued', 'pending', 'in_progress'];
 
 export type GitHubDeploymentState = 'success' | 'failure' | 'inactive' | 'error';
 
@@ -85,6 +91,7 @@ export async function startGitHubDeployment(
       required_contexts: [],
       transient_environment: options.transient,
       ...(options.transient ? { production_environment: false } : {}),
+      payload: CREATED_BY_PAYLOAD,
     });
     if (!('id' in response.data)) {
       // 202: GitHub merged or queued instead of creating; nothing to attach statuses to.
@@ -107,6 +114,65 @@ export async function startGitHubDeployment(
     description: options.description,
   });
   return status.ok ? { ok: true, handle } : status;
+}
+
+export interface FindJobDeploymentOptions extends Repository {
+  environment: string;
+  /** This run's page (`…/actions/runs/<id>`): a status that links elsewhere is another run's. */
+  runUrl?: string;
+}
+
+/**
+ * The deployment GitHub made for this job when the job itself runs in `environment`
+ * (`jobs.<id>.environment`): among the environment's newest deployments, one this action did not
+ * create whose latest status is still open (GitHub closes it when the job ends) and, when that
+ * status links to a run, links to this one. The runner does not tell a step its job's
+ * environment, so this asks GitHub. Undefined when there is none or GitHub cannot say: the
+ * action then records its own deployment.
+ */
+export async function findJobDeployment(
+  options: FindJobDeploymentOptions,
+): Promise<number | undefined> {
+  const { octokit, owner, repo, environment, log } = options;
+  try {
+    const { data: deployments } = await octokit.rest.repos.listDeployments({
+      owner,
+      repo,
+      environment,
+      per_page: JOB_DEPLOYMENT_LOOKBACK,
+    });
+    for (const deployment of deployments) {
+      if (isCreatedByThisAction(deployment.payload)) continue;
+      const { data: statuses } = await octokit.rest.repos.listDeploymentStatuses({
+        owner,
+        repo,
+        deployment_id: deployment.id,
+        per_page: 1,
+      });
+      const latest = statuses[0];
+      if (latest === undefined || !OPEN_STATES.includes(latest.state)) continue;
+      const link = latest.log_url || latest.target_url;
+      if (options.runUrl && link && !isPageOf(link, options.runUrl)) continue;
+      return deployment.id;
+    }
+    return undefined;
+  } catch (error) {
+    const action = `look for this job's own deployment of ${environment}`;
+    log.debug(describeGitHubFailure(error, action, PERMISSION).message);
+    return undefined;
+  }
+}
+
+function isPageOf(link: string, runUrl: string): boolean {
+  return link === runUrl || link.startsWith(`${runUrl}/`);
+}
+
+function isCreatedByThisAction(payload: unknown): boolean {
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    (payload as Record<string, unknown>)['created-by'] === CREATED_BY_PAYLOAD['created-by']
+  );
 }
 
 /** Records how the rollout ended on the deployment `startGitHubDeployment` created. */

@@ -10,6 +10,7 @@ import type { GitHubClient, ReporterLog } from './github-api.ts';
 import type { GitHubContext } from './github-context.ts';
 import {
   deactivateEnvironment,
+  findJobDeployment,
   finishGitHubDeployment,
   type GitHubDeploymentHandle,
   githubDeploymentStateFor,
@@ -54,17 +55,33 @@ export class GitHubReporting {
       );
       return;
     }
-    const result = await startGitHubDeployment({
+    const repository = {
       octokit: this.#octokit,
       owner: this.#context.owner,
       repo: this.#context.repo,
+      log: this.#log,
+    };
+    const runUrl = this.#context.runUrl?.replace(/\/attempts\/\d+$/, '');
+    const jobDeployment = await findJobDeployment({
+      ...repository,
+      environment,
+      ...(runUrl ? { runUrl } : {}),
+    });
+    if (jobDeployment !== undefined) {
+      // One deployment record, not two: GitHub's own follows the job and closes when it ends.
+      this.#log.info(
+        `The job runs in the GitHub environment ${environment}, so GitHub already records this deployment (deployment ${jobDeployment}); deploy-action adds none. To link the app from it, set the job's environment url to the step's deployment-url output.`,
+      );
+      return;
+    }
+    const result = await startGitHubDeployment({
+      ...repository,
       ref: this.#context.sha || this.#context.ref,
       environment,
       // A deployment made for a pull request is a preview: GitHub treats it as short-lived.
       transient: this.#context.pullRequest !== undefined,
       ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
       description: `deploy-action: ${command}`,
-      log: this.#log,
     });
     if (result.ok) this.#deployment = result.handle;
   }

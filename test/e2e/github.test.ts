@@ -127,6 +127,36 @@ describe('GitHub reporting on a pull request', () => {
     expectNothingLeaked(run);
   });
 
+  it("adds no second deployment record when the job's own environment: is the same", async () => {
+    // GitHub made this one for the job (`environment: preview-pr-12`) and closes it at job end.
+    const jobUrl = 'https://github.example.com/acme/agent/actions/runs/4242/job/99';
+    const own = github.seedJobDeployment('preview-pr-12', jobUrl);
+
+    const run = await runAction({ inputs: previewInputs(), env: await pullRequestEnv() });
+
+    expect(run.exitCode).toBe(0);
+    expect(github.deployments()).toEqual([own]);
+    expect(
+      github.requests.filter((request) => request.method === 'POST').map((r) => r.path),
+    ).toEqual([expect.stringMatching(/\/issues\/12\/comments$/)]);
+    expect(run.stdout).toMatch(/GitHub already records this deployment \(deployment \d+\)/);
+  });
+
+  it("still records its own deployment beside another run's open one", async () => {
+    github.seedJobDeployment(
+      'preview-pr-12',
+      'https://github.example.com/acme/agent/actions/runs/4241/job/98',
+    );
+
+    const run = await runAction({ inputs: previewInputs(), env: await pullRequestEnv() });
+
+    expect(run.exitCode).toBe(0);
+    const created = github.deployments().at(-1);
+    expect(github.deployments()).toHaveLength(2);
+    expect(created?.payload).toEqual({ 'created-by': 'deploy-action' });
+    expect(created?.statuses.map((status) => status.state)).toEqual(['in_progress', 'success']);
+  });
+
   it('marks the GitHub deployment failed, with a link to the run, when the build fails', async () => {
     emulator.scriptRevision(`agent-pr-${PR_NUMBER}`, { outcome: 'build-fail' });
 

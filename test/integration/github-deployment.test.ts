@@ -2,6 +2,7 @@ import { getOctokit } from '@actions/github';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   deactivateEnvironment,
+  findJobDeployment,
   finishGitHubDeployment,
   type GitHubDeploymentHandle,
   githubDeploymentStateFor,
@@ -159,6 +160,53 @@ describe('startGitHubDeployment', () => {
     expect(started.ok).toBe(false);
     expect(log.warnings[0]).toContain('in_progress');
     expect(log.warnings[0]).toContain('deployments: write');
+  });
+});
+
+describe('findJobDeployment', () => {
+  const RUN = 'https://github.com/acme/agents/actions/runs/1';
+  const find = (environment = 'production') =>
+    findJobDeployment({
+      octokit: client(),
+      owner: 'acme',
+      repo: 'agents',
+      environment,
+      runUrl: RUN,
+      log,
+    });
+
+  it("finds the deployment GitHub made for this job's environment while the job runs", async () => {
+    double.seedDeployment('production');
+    const own = double.seedJobDeployment('production', `${RUN}/job/7`);
+    double.seedJobDeployment('staging', `${RUN}/job/7`);
+
+    expect(await find()).toBe(own.id);
+    expect(await find('preview')).toBeUndefined();
+  });
+
+  it("passes over this action's deployments, closed ones and other runs' open ones", async () => {
+    const started = await start({ environment: 'production' });
+    expect(started.ok).toBe(true);
+    expect(double.deployments()[0]?.payload).toEqual({ 'created-by': 'deploy-action' });
+    const closed = double.seedJobDeployment('production', `${RUN}/job/6`);
+    await client().rest.repos.createDeploymentStatus({
+      owner: 'acme',
+      repo: 'agents',
+      deployment_id: closed.id,
+      state: 'success',
+    });
+    double.seedJobDeployment('production', 'https://github.com/acme/agents/actions/runs/10/job/8');
+
+    expect(await find()).toBeUndefined();
+  });
+
+  it('answers none, with a debug line only, when GitHub cannot be asked', async () => {
+    double.seedJobDeployment('production', `${RUN}/job/7`);
+    double.fail({ kind: 'server-error', method: 'GET' });
+
+    expect(await find()).toBeUndefined();
+    expect(log.warnings).toEqual([]);
+    expect(log.all.join('\n')).toMatch(/look for this job.s own deployment of production/);
   });
 });
 

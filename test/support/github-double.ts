@@ -42,6 +42,8 @@ export interface FakeDeployment {
   production_environment?: boolean;
   auto_merge?: boolean;
   required_contexts?: string[];
+  /** What the creator attached; GitHub answers `{}` when none was sent. */
+  payload: Record<string, unknown>;
   statuses: FakeDeploymentStatus[];
 }
 
@@ -73,6 +75,12 @@ export interface GitHubDouble {
     user?: { login: string; type: 'Bot' | 'User' },
   ): FakeComment;
   seedDeployment(environment: string, ref?: string): FakeDeployment;
+  /**
+   * The deployment GitHub Actions makes for a job that runs in `environment`
+   * (`jobs.<id>.environment`): no description, an empty payload, `queued` then `in_progress`,
+   * its statuses linking to the job's page, open until the job ends.
+   */
+  seedJobDeployment(environment: string, jobUrl: string): FakeDeployment;
   /** A pull request that GET /repos/o/r/pulls/{number} then answers. */
   seedPullRequest(number: number, state: 'open' | 'closed'): void;
   fail(failure: ScriptedFailure): void;
@@ -181,6 +189,7 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
           environment: String(body.environment ?? 'production'),
           description: typeof body.description === 'string' ? body.description : null,
           transient_environment: body.transient_environment === true,
+          payload: isRecord(body.payload) ? body.payload : {},
           ...(typeof body.production_environment === 'boolean'
             ? { production_environment: body.production_environment }
             : {}),
@@ -200,6 +209,20 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
           .filter((d) => query.environment === undefined || d.environment === query.environment)
           .toReversed(); // newest first, like GitHub
         return { status: 200, body: matching.slice(0, perPage) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^repos\/[^/]+\/[^/]+\/deployments\/\d+\/statuses$/,
+      route: ({ segments, query }) => {
+        const deployment = state.deployments.find((d) => d.id === Number(segments[4]));
+        if (!deployment) return notFound();
+        const perPage = Math.min(Number(query.per_page ?? 30), 100);
+        // Newest first, like GitHub; `target_url` repeats `log_url`, as GitHub still answers it.
+        const statuses = deployment.statuses
+          .toReversed()
+          .map((status) => ({ ...status, target_url: status.log_url ?? '' }));
+        return { status: 200, body: statuses.slice(0, perPage) };
       },
     },
     {
@@ -303,7 +326,20 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
       state.pullRequests.set(number, pullState);
     },
     seedDeployment: (environment, ref = 'main') =>
-      addDeployment({ ref, environment, transient_environment: false }),
+      addDeployment({ ref, environment, transient_environment: false, payload: {} }),
+    seedJobDeployment: (environment, jobUrl) => {
+      const deployment = addDeployment({
+        ref: 'main',
+        environment,
+        description: null,
+        transient_environment: false,
+        payload: {},
+      });
+      for (const statusState of ['queued', 'in_progress']) {
+        deployment.statuses.push({ id: newId(), state: statusState, log_url: jobUrl });
+      }
+      return deployment;
+    },
     fail: (failure) => scripted.push({ ...failure, remaining: failure.times ?? 1 }),
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -401,4 +437,8 @@ export function recordingLog(): RecordingLog {
     },
   };
   return log;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@
  * outputs later steps read, declared permissions. The PR preview and the e2e workflow are also
  * checked for the behaviour they promise.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -65,6 +65,7 @@ describe('the workflow files', () => {
     expect(FILES).toEqual(
       expect.arrayContaining([
         '.github/workflows/ci.yml',
+        '.github/workflows/codeql.yml',
         '.github/workflows/e2e.yml',
         'examples/deploy-on-push.yml',
         'examples/pr-preview.yml',
@@ -221,6 +222,72 @@ describe('the examples', () => {
       command: 'redeploy',
       'revision-id': expression('inputs.revision'),
     });
+  });
+});
+
+/** The production workflows: every job that runs this action in the deploy-production group. */
+const PRODUCTION_EXAMPLES = [
+  'examples/deploy-on-push.yml',
+  'examples/deploy-with-rollback.yml',
+  'examples/redeploy-on-tag.yml',
+  'examples/rollback.yml',
+];
+const EnvironmentSchema = z.object({ name: z.string(), url: z.string() });
+
+/** Problems of a production job: its environment, its URL, and no second deployment record. */
+function productionJobProblems(workflow: Workflow): string[] {
+  return Object.entries(workflow.jobs).flatMap(([name, job]) => {
+    const step = (job.steps ?? []).find(runsThisAction);
+    if (step === undefined) return [];
+    const environment = EnvironmentSchema.safeParse(job.environment);
+    if (!environment.success) return [`jobs.${name}: no environment: { name, url }`];
+    const problems: string[] = [];
+    if (environment.data.name !== 'production') problems.push(`jobs.${name}: not production`);
+    if (environment.data.url !== expression(`steps.${step.id}.outputs.deployment-url`)) {
+      problems.push(`jobs.${name}: url is not the step's deployment-url`);
+    }
+    if (step.with?.['github-environment'] !== undefined) {
+      problems.push(`jobs.${name}: github-environment beside the job's environment`);
+    }
+    return problems;
+  });
+}
+
+describe('the production workflows', () => {
+  it.each(PRODUCTION_EXAMPLES)(
+    '%s runs in the production environment, linked to the deployment URL',
+    (path) => {
+      expect(productionJobProblems(parseWorkflow(read(path)))).toEqual([]);
+    },
+  );
+
+  it('of the README do too: the quick start, the tag release and the rollback', () => {
+    const production = markdownWorkflows(read('README.md'), 'README.md')
+      .map((snippet) => parseWorkflow(snippet.source))
+      .filter((workflow) =>
+        JSON.stringify(workflow.concurrency ?? '').includes('deploy-production'),
+      );
+    expect(production.length).toBeGreaterThanOrEqual(3);
+    for (const workflow of production) expect(productionJobProblems(workflow)).toEqual([]);
+  });
+
+  it('finds a job without an environment and a second record beside it', () => {
+    const workflow = parseWorkflow(`on: push
+permissions: {}
+jobs:
+  bare:
+    runs-on: ubuntu-latest
+    steps: [{ id: d, uses: 'org/deploy-action@v1' }]
+  twice:
+    runs-on: ubuntu-latest
+    environment: { name: production, url: x }
+    steps: [{ id: d, uses: 'org/deploy-action@v1', with: { github-environment: production } }]
+`);
+    expect(productionJobProblems(workflow)).toEqual([
+      'jobs.bare: no environment: { name, url }',
+      "jobs.twice: url is not the step's deployment-url",
+      "jobs.twice: github-environment beside the job's environment",
+    ]);
   });
 });
 
@@ -420,5 +487,32 @@ describe('the README snippets', () => {
       exampleTagStep?.with?.command ?? 'deploy',
     );
     expect(readmeTagStep?.with?.['repo-ref']).toBe(expression('github.ref_name'));
+  });
+});
+
+describe('the yaml blocks of the other Markdown docs', () => {
+  // README.md has its own checks above; every other page a user or contributor reads is here,
+  // docs/ included once it exists.
+  const pages = [
+    ...readdirSync(ROOT).filter((file) => file.endsWith('.md') && file !== 'README.md'),
+    ...(existsSync(join(ROOT, 'docs'))
+      ? readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.md'))
+          .map((file) => `docs/${file}`)
+      : []),
+  ].sort();
+
+  it('include the contributing guide and the security policy', () => {
+    expect(pages).toEqual(expect.arrayContaining(['CONTRIBUTING.md', 'SECURITY.md']));
+  });
+
+  it.each(pages)('%s: each passes actionlint and the checks against action.yml', async (page) => {
+    const problems: string[] = [];
+    for (const snippet of markdownWorkflows(read(page), page)) {
+      const findings = await lintWorkflow(snippet.source, snippet.name);
+      problems.push(...findings.map((finding) => formatFinding(snippet.name, finding)));
+      problems.push(...factProblems(snippet.source, true).map((p) => `${snippet.name}: ${p}`));
+    }
+    expect(problems).toEqual([]);
   });
 });

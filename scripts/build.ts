@@ -1,0 +1,56 @@
+/**
+ * `npm run build`: bundles src/index.ts into dist/ with ncc, then writes dist/licenses.txt from
+ * the same build's module list (scripts/licenses.ts).
+ *
+ *   npm run build                             # into dist/
+ *   npm run build -- --out DIR [--quiet]      # into DIR (CI's dist/ check, the e2e tests)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { licensesOfBuild } from './licenses.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+export const ENTRY = 'src/index.ts';
+/** ncc's options after `build <entry> -o <dir>`; the benchmark bundles with the same ones. */
+export const NCC_OPTIONS = ['--minify'] as const;
+export const LICENSES_FILE = 'licenses.txt';
+
+function build(outDir: string, quiet: boolean): void {
+  const scratch = mkdtempSync(join(tmpdir(), 'deploy-action-build-'));
+  try {
+    const statsFile = join(scratch, 'stats.json');
+    const ncc = join(ROOT, 'node_modules', '@vercel', 'ncc', 'dist', 'ncc', 'cli.js');
+    execFileSync(
+      process.execPath,
+      [
+        ncc,
+        'build',
+        ENTRY,
+        '-o',
+        outDir,
+        ...NCC_OPTIONS,
+        '--stats-out',
+        statsFile,
+        ...(quiet ? ['--quiet'] : []),
+      ],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
+    const stats: unknown = JSON.parse(readFileSync(statsFile, 'utf8'));
+    writeFileSync(join(outDir, LICENSES_FILE), licensesOfBuild(stats, ROOT));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string', short: 'o', default: 'dist' },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
+  build(resolve(ROOT, values.out), values.quiet);
+}
