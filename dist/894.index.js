@@ -122,6 +122,8 @@ const GITHUB_DESCRIPTION_LIMIT = 140;
 const DEFAULT_DEACTIVATE_LIMIT = 30;
 /** Set on every deployment this action creates, to tell them from the ones GitHub makes. */
 const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' };
+/** How every deployment this action creates is described (`deploy-action: deploy`). */
+const DESCRIPTION_PREFIX = 'deploy-action: ';
 /** How many of an environment's newest deployments may hold the job's own. */
 const JOB_DEPLOYMENT_LOOKBACK = 10;
 /** A job's deployment is queued, then in progress until the job ends. */
@@ -182,7 +184,7 @@ async function findJobDeployment(options) {
             per_page: JOB_DEPLOYMENT_LOOKBACK,
         });
         for (const deployment of deployments) {
-            if (isCreatedByThisAction(deployment.payload))
+            if (isCreatedByThisAction(deployment))
                 continue;
             const { data: statuses } = await octokit.rest.repos.listDeploymentStatuses({
                 owner,
@@ -209,10 +211,13 @@ async function findJobDeployment(options) {
 function isPageOf(link, runUrl) {
     return link === runUrl || link.startsWith(`${runUrl}/`);
 }
-function isCreatedByThisAction(payload) {
-    return (typeof payload === 'object' &&
+/** The payload marker, or the description every version of this action has written. */
+function isCreatedByThisAction(deployment) {
+    const { payload, description } = deployment;
+    const marked = typeof payload === 'object' &&
         payload !== null &&
-        payload['created-by'] === CREATED_BY_PAYLOAD['created-by']);
+        payload['created-by'] === CREATED_BY_PAYLOAD['created-by'];
+    return marked || (description ?? '').startsWith(DESCRIPTION_PREFIX);
 }
 /** Records how the rollout ended on the deployment `startGitHubDeployment` created. */
 async function finishGitHubDeployment(handle, options) {
@@ -606,7 +611,7 @@ class GitHubReporting {
             // A deployment made for a pull request is a preview: GitHub treats it as short-lived.
             transient: this.#context.pullRequest !== undefined,
             ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
-            description: `deploy-action: ${command}`,
+            description: `${DESCRIPTION_PREFIX}${command}`,
         });
         if (result.ok)
             this.#deployment = result.handle;

@@ -18,6 +18,8 @@ export const GITHUB_DESCRIPTION_LIMIT = 140;
 const DEFAULT_DEACTIVATE_LIMIT = 30;
 /** Set on every deployment this action creates, to tell them from the ones GitHub makes. */
 export const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' } as const;
+/** How every deployment this action creates is described (`deploy-action: deploy`). */
+export const DESCRIPTION_PREFIX = 'deploy-action: ';
 /** How many of an environment's newest deployments may hold the job's own. */
 const JOB_DEPLOYMENT_LOOKBACK = 10;
 /** A job's deployment is queued, then in progress until the job ends. */
@@ -142,7 +144,7 @@ export async function findJobDeployment(
       per_page: JOB_DEPLOYMENT_LOOKBACK,
     });
     for (const deployment of deployments) {
-      if (isCreatedByThisAction(deployment.payload)) continue;
+      if (isCreatedByThisAction(deployment)) continue;
       const { data: statuses } = await octokit.rest.repos.listDeploymentStatuses({
         owner,
         repo,
@@ -167,12 +169,17 @@ function isPageOf(link: string, runUrl: string): boolean {
   return link === runUrl || link.startsWith(`${runUrl}/`);
 }
 
-function isCreatedByThisAction(payload: unknown): boolean {
-  return (
+/** The payload marker, or the description every version of this action has written. */
+function isCreatedByThisAction(deployment: {
+  payload: unknown;
+  description?: string | null;
+}): boolean {
+  const { payload, description } = deployment;
+  const marked =
     typeof payload === 'object' &&
     payload !== null &&
-    (payload as Record<string, unknown>)['created-by'] === CREATED_BY_PAYLOAD['created-by']
-  );
+    (payload as Record<string, unknown>)['created-by'] === CREATED_BY_PAYLOAD['created-by'];
+  return marked || (description ?? '').startsWith(DESCRIPTION_PREFIX);
 }
 
 /** Records how the rollout ended on the deployment `startGitHubDeployment` created. */

@@ -9,6 +9,7 @@ import type { CommandName, GitHubReportingSettings } from '../model.ts';
 import type { GitHubClient, ReporterLog } from './github-api.ts';
 import type { GitHubContext } from './github-context.ts';
 import {
+  DESCRIPTION_PREFIX,
   deactivateEnvironment,
   findJobDeployment,
   finishGitHubDeployment,
@@ -81,7 +82,7 @@ export class GitHubReporting {
       // A deployment made for a pull request is a preview: GitHub treats it as short-lived.
       transient: this.#context.pullRequest !== undefined,
       ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
-      description: `deploy-action: ${command}`,
+      description: `${DESCRIPTION_PREFIX}${command}`,
     });
     if (result.ok) this.#deployment = result.handle;
   }

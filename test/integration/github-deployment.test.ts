@@ -196,6 +196,23 @@ describe('findJobDeployment', () => {
       state: 'success',
     });
     double.seedJobDeployment('production', 'https://github.com/acme/agents/actions/runs/10/job/8');
+    // One an earlier version of the action made (its description, no payload), still open.
+    const repository = { owner: 'acme', repo: 'agents' };
+    const { data: older } = await client().rest.repos.createDeployment({
+      ...repository,
+      ref: SHA,
+      environment: 'production',
+      description: 'deploy-action: deploy',
+      required_contexts: [],
+    });
+    if (!('id' in older)) throw new Error('the double created no deployment');
+    await client().rest.repos.createDeploymentStatus({
+      ...repository,
+      deployment_id: older.id,
+      state: 'in_progress',
+      log_url: `${RUN}/attempts/1`,
+    });
+    expect(double.deployments().at(-1)?.payload).toEqual({});
 
     expect(await find()).toBeUndefined();
   });
