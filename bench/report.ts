@@ -11,9 +11,11 @@ import {
   HUGE_ANSWER_BYTES,
   HUGE_ANSWERS,
   type MemoryResult,
+  PEAK_AT_POLL,
 } from './memory.ts';
 import { FIXED_CALLS, type RequestCount } from './requests.ts';
 import type { RolloutResult } from './rollout.ts';
+import { type ScheduleResult, TIMELINES, VARIANT_SHIFTS_MS } from './schedules.ts';
 import type { Summary } from './stats.ts';
 import {
   excessOf,
@@ -25,6 +27,7 @@ import {
   judgeHugeAnswers,
   judgeMemory,
   judgeRequests,
+  judgeSchedules,
 } from './targets.ts';
 
 export interface BenchResults {
@@ -34,6 +37,7 @@ export interface BenchResults {
   coldStart: ColdStartResult;
   rollout: RolloutResult;
   requests: RequestCount[];
+  schedules: ScheduleResult[];
   memory: MemoryResult;
 }
 
@@ -88,6 +92,8 @@ function largest(bundle: BundleSizeResult, kind: 'startBytes' | 'lazyBytes'): st
 function summaryTable(results: BenchResults): string {
   const { bundle, coldStart, rollout, requests, memory } = results;
   const longest = requests.reduce((a, b) => (b.rolloutMs > a.rolloutMs ? b : a));
+  const schedules = judgeSchedules(results.schedules);
+  const set = `${TIMELINES.length} timelines × ${VARIANT_SHIFTS_MS.length} variants`;
   const rows = [
     [
       'Cold start: spawn → first request (median)',
@@ -117,13 +123,33 @@ function summaryTable(results: BenchResults): string {
       verdict(judgeRequests(requests)),
     ],
     [
-      `Peak RSS over ${memory.action.polls} polls (poll ${ms(memory.pollIntervalMs)}, median of ${memory.runs})`,
-      `${mbOrNone(memory.action.peakRssBytes)} (anonymous ${mbOrNone(memory.action.peakAnonBytes)}); Node alone ${mbOrNone(memory.nodeAlone.peakRssBytes)} (anonymous ${mbOrNone(memory.nodeAlone.peakAnonBytes)}); stack floor ${mbOrNone(memory.stackFloor.peakRssBytes)}`,
+      `poll-interval auto: mean detection delay (${set}, driven clock)`,
+      scheduleFigure(results.schedules, (result) => seconds(result.meanDelayMs)),
+      verdict(schedules.meanDelay),
+    ],
+    [
+      'poll-interval auto: worst detection delay',
+      scheduleFigure(results.schedules, (result) => seconds(result.worstDelayMs)),
+      verdict(schedules.worstDelay),
+    ],
+    [
+      'poll-interval auto: requests, summed over the timelines',
+      scheduleFigure(results.schedules, (result) => result.requestsSum.toFixed(1)),
+      verdict(schedules.requests),
+    ],
+    [
+      'poll-interval auto: shortest time between two reads',
+      scheduleFigure(results.schedules, (result) => seconds(result.minGapMs)),
+      verdict(schedules.gap),
+    ],
+    [
+      `Peak RSS over ${PEAK_AT_POLL} polls (poll ${ms(memory.pollIntervalMs)}, median of ${memory.runs})`,
+      `${mbOrNone(memory.action.peakRssBytes)}; stack floor ${mbOrNone(memory.stackFloor.peakRssBytes)}; Node alone ${mbOrNone(memory.nodeAlone.peakRssBytes)}`,
       verdict(judgeMemory(memory)),
     ],
     [
-      `RSS growth, poll ${GROWTH_FROM_POLL} → poll ${GROWTH_TO_POLL}`,
-      `${signedMb(memory.action.growthBytes)} (anonymous ${signedMb(memory.action.anonGrowthBytes)}); Node alone ${signedMb(memory.nodeAlone.growthBytes)} (anonymous ${signedMb(memory.nodeAlone.anonGrowthBytes)}); stack floor ${signedMb(memory.stackFloor.growthBytes)}`,
+      `RSS growth, poll ${GROWTH_FROM_POLL} → poll ${GROWTH_TO_POLL} (median of ${memory.runs})`,
+      `${signedMb(memory.action.growthBytes)} (anonymous ${signedMb(memory.action.anonGrowthBytes)}); stack floor ${signedMb(memory.stackFloor.growthBytes)} (anonymous ${signedMb(memory.stackFloor.anonGrowthBytes)})`,
       verdict(judgeGrowth(memory)),
     ],
     [
@@ -133,6 +159,44 @@ function summaryTable(results: BenchResults): string {
     ],
   ];
   return markdownTable(['measure', 'figure', 'target'], rows);
+}
+
+function seconds(value: number): string {
+  return `${(value / 1000).toFixed(2)} s`;
+}
+
+/** One figure of every schedule, `auto` first: "auto 1.66 s; fixed 10 s (old default) 5.56 s; ...". */
+function scheduleFigure(
+  results: readonly ScheduleResult[],
+  figure: (result: ScheduleResult) => string,
+): string {
+  return results.map((result) => `${result.label} ${figure(result)}`).join('; ');
+}
+
+/** Per timeline: mean/worst detection delay and mean requests of each schedule. */
+function scheduleTable(results: readonly ScheduleResult[]): string {
+  const header = ['timeline (statuses in s)', ...results.map((result) => result.label)];
+  const rows = TIMELINES.map((timeline, index) => [
+    `${timeline.name} (${timeline.phasesS.join('/')}${timeline.earlierS.length > 0 ? `; earlier ${timeline.earlierS.join('/')}` : ''})`,
+    ...results.map((result) => {
+      const row = result.timelines[index];
+      if (!row) return '';
+      const meanOf = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+      return `${seconds(meanOf(row.delaysMs))} / ${seconds(Math.max(...row.delaysMs))} / ${meanOf(row.requests).toFixed(1)}`;
+    }),
+  ]);
+  rows.push([
+    'over the set: mean / worst delay / requests summed',
+    ...results.map(
+      (result) =>
+        `${seconds(result.meanDelayMs)} / ${seconds(result.worstDelayMs)} / ${result.requestsSum.toFixed(1)}`,
+    ),
+  ]);
+  return [
+    markdownTable(header, rows),
+    '',
+    `Each cell: mean detection delay / worst detection delay / requests per rollout (mean), over ${VARIANT_SHIFTS_MS.length} variants of the timeline whose DEPLOYING lasts ${VARIANT_SHIFTS_MS.map((shift) => `${shift / 1000}`).join(', ')} s longer. Statuses: CREATING/QUEUED/AWAITING_BUILD/BUILDING/AWAITING_DEPLOY/DEPLOYING. "earlier": the deployment's earlier revisions' times to DEPLOYED, rolled out first. Detection delay: DEPLOYED on the server → the read that saw it. Requests: lookup, create or PATCH, the read of the earlier revisions (auto, when there are some), the reads, the read of the deployment after the wait.`,
+  ].join('\n');
 }
 
 function packageTable(bundle: BundleSizeResult): string {
@@ -221,7 +285,7 @@ function memoryTable(memory: MemoryResult): string {
       [
         'process',
         'polls',
-        'peak RSS (VmHWM)',
+        `peak RSS at poll ${PEAK_AT_POLL} (VmHWM)`,
         'peak anonymous RSS',
         `RSS growth, poll ${GROWTH_FROM_POLL} → ${GROWTH_TO_POLL}`,
         'of which anonymous',
@@ -237,7 +301,7 @@ function memoryTable(memory: MemoryResult): string {
       ],
     ),
     '',
-    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. Anonymous RSS leaves out the pages of the node binary, which every Node process has; the difference between the first two rows is what the action's code and dependencies cost, and the stack floor shows how much of it @actions/core and undici alone take. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff, so that run lasts a few seconds longer. The wait-timeout leaves room for 1.5× the polls, so that poll ${GROWTH_TO_POLL} is reached on a loaded machine; the peak is the whole run's. Growth is the resident set at poll ${GROWTH_TO_POLL} minus at poll ${GROWTH_FROM_POLL}; its anonymous part leaves out pages of the node binary first touched in that window (the optimising compilers' code, for instance).`,
+    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. The action and the stack floor poll ${GROWTH_TO_POLL} times, Node alone and the huge-answer run ${PEAK_AT_POLL} times (their growth is not measured). Peak RSS is the kernel's high-water mark (VmHWM) when poll ${PEAK_AT_POLL} was made; peak anonymous RSS (the resident set without the node binary's pages) is the whole run's. The stack floor is @actions/core + undici polling the same way without the action's code, zod or yaml; Node alone shows what Node itself needs. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff. The wait-timeout leaves room for 1.5× the polls, so that the last poll is reached on a loaded machine. Growth is the resident set at poll ${GROWTH_TO_POLL} minus at poll ${GROWTH_FROM_POLL} (V8's compiler steps are over by then); its anonymous part leaves out pages of the node binary first touched in that window.`,
   ].join('\n');
 }
 
@@ -278,7 +342,11 @@ export function renderResults(results: BenchResults): string {
     '',
     requestTable(results.requests),
     '',
-    '## Peak memory over a long wait',
+    '## Poll schedules side by side (driven clock)',
+    '',
+    scheduleTable(results.schedules),
+    '',
+    '## Memory over a long wait',
     '',
     memoryTable(results.memory),
     '',

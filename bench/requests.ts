@@ -41,7 +41,7 @@ export interface RequestCount {
  * set in the background (the wait's own deadline, armed when the wait starts): it fires when the
  * clock passes its time, never moves it, so that arming it does not jump to the deadline.
  */
-function drivenClock(emulator: Emulator, start: number, foregroundMs: number): Clock {
+export function drivenClock(emulator: Emulator, start: number, foregroundMs: number): Clock {
   let now = start;
   const timers = new Set<{ at: number; fire: () => void }>();
   const fireDue = (): void => {
@@ -75,7 +75,17 @@ function drivenClock(emulator: Emulator, start: number, foregroundMs: number): C
   };
 }
 
-const CREATE_BODY: CreateDeploymentRequest = {
+/** The emulator's manual clock stands still until advanced: learn its time from a request. */
+export async function emulatorTime(emulator: Emulator, apiKey: string): Promise<number> {
+  const probe = new ControlPlaneClient({ baseUrl: emulator.url, apiKey });
+  await probe.listDeployments({ limit: 1 });
+  await probe.close();
+  const start = emulator.requests[0]?.at ?? Date.now();
+  emulator.reset();
+  return start;
+}
+
+export const CREATE_BODY: CreateDeploymentRequest = {
   name: NAME,
   source: 'hosted_repo',
   source_config: { repo_url: 'https://github.com/acme/agent' },
@@ -94,12 +104,7 @@ export async function countRequests(
   });
   const debugLines: string[] = [];
   try {
-    // The emulator's manual clock stands still until advanced: learn its time from a request.
-    const probe = new ControlPlaneClient({ baseUrl: emulator.url, apiKey: API_KEY });
-    await probe.listDeployments({ limit: 1 });
-    await probe.close();
-    const start = emulator.requests[0]?.at ?? Date.now();
-    emulator.reset();
+    const start = await emulatorTime(emulator, API_KEY);
 
     const clock = drivenClock(emulator, start, pollIntervalMs);
     const client = new ControlPlaneClient({

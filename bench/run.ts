@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: start-up, polling cost and memory of the bundled action, in one run.
+ * `npm run bench`: start-up, polling cost, poll schedules and memory of the bundled action, in
+ * one run; every target with pass/FAIL.
  *
  *   npm run bench                      # measures dist/index.js, writes bench/results.md
  *   npm run bench -- --entry <file>    # another bundle (e.g. a variant built elsewhere)
@@ -16,10 +17,11 @@ import { startEmulator } from '../test/emulator/index.ts';
 import { nccBuild, REPO_ROOT } from './build.ts';
 import { measureBundleSize } from './bundle-size.ts';
 import { measureColdStart } from './cold-start.ts';
-import { measurePeakMemory } from './memory.ts';
+import { GROWTH_TO_POLL, measurePeakMemory, PEAK_AT_POLL } from './memory.ts';
 import { renderResults } from './report.ts';
 import { countRequests } from './requests.ts';
 import { measureRollout } from './rollout.ts';
+import { compareSchedules, TIMELINES, VARIANT_SHIFTS_MS } from './schedules.ts';
 
 const API_KEY = 'bench-api-key';
 const NAME = 'bench-agent';
@@ -29,7 +31,6 @@ const REAL_TIME_POLL_MS = 100;
 const REAL_TIME_RUNS = 5;
 const DRIVEN_ROLLOUTS_MS = [60_000, 5 * 60_000, 15 * 60_000];
 const DRIVEN_POLL_MS = 10_000;
-const MEMORY_POLLS = 1000;
 const MEMORY_POLL_MS = 5;
 const MEMORY_RUNS = 3;
 
@@ -142,7 +143,12 @@ async function main(): Promise<void> {
     }
 
     log(
-      `peak memory over ${MEMORY_POLLS} polls, ${MEMORY_RUNS} runs of the action, Node alone, the stack floor and the action with huge answers`,
+      `poll schedules side by side on a driven clock: ${TIMELINES.length} timelines × ${VARIANT_SHIFTS_MS.length} variants`,
+    );
+    const schedules = await compareSchedules();
+
+    log(
+      `memory: ${MEMORY_RUNS} runs of the action and the stack floor (${GROWTH_TO_POLL} polls), Node alone and the action with huge answers (${PEAK_AT_POLL} polls)`,
     );
     const still = await startEmulator({ apiKey: API_KEY });
     const memory = await measurePeakMemory({
@@ -151,7 +157,6 @@ async function main(): Promise<void> {
       stackFloorEntry,
       inputs: deployInputs(still.url),
       deploymentName: NAME,
-      targetPolls: MEMORY_POLLS,
       pollIntervalMs: MEMORY_POLL_MS,
       runs: MEMORY_RUNS,
     }).finally(() => still.close());
@@ -163,6 +168,7 @@ async function main(): Promise<void> {
       coldStart,
       rollout,
       requests,
+      schedules,
       memory,
     });
     process.stdout.write(`${markdown}\n`);

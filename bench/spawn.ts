@@ -33,6 +33,8 @@ export interface RssSample {
   rssBytes: number;
   /** RssAnon at that moment: the resident set without file-backed pages (the node binary's). */
   anonBytes: number;
+  /** VmHWM at that moment: the peak of the resident set so far. */
+  hwmBytes?: number;
 }
 
 export interface ChildOptions {
@@ -78,7 +80,12 @@ function sampleMemory(child: ChildProcess, everyMs: number) {
     while (!stopped && child.pid !== undefined) {
       const sample = await memoryOf(child.pid);
       if (sample) {
-        timeline.push({ at: Date.now(), rssBytes: sample.rss, anonBytes: sample.anon });
+        timeline.push({
+          at: Date.now(),
+          rssBytes: sample.rss,
+          anonBytes: sample.anon,
+          hwmBytes: sample.hwm,
+        });
         peak = {
           hwm: Math.max(peak?.hwm ?? 0, sample.hwm),
           anon: Math.max(peak?.anon ?? 0, sample.anon),

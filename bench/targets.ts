@@ -8,14 +8,23 @@ import type { ColdStartResult } from './cold-start.ts';
 import type { MemoryResult } from './memory.ts';
 import type { RequestCount } from './requests.ts';
 import type { RolloutResult } from './rollout.ts';
+import type { ScheduleResult } from './schedules.ts';
 
 export const COLD_START_MAX_RATIO = 1.2;
 export const DETECTION_SLACK_MS = 100;
 export const REQUESTS_MAX_EXCESS = 0.05;
-/** Peak RSS over the long wait, against the Node-alone poller's. */
-export const PEAK_RSS_MAX_RATIO = 1.15;
-/** Resident set growth from poll 100 to the last poll. */
-export const GROWTH_MAX_BYTES = 5 * 1024 * 1024;
+/** Peak RSS over the first 1,000 polls, against the stack floor's (issue 21). */
+export const PEAK_RSS_MAX_RATIO = 1.1;
+/** Resident set growth from poll 1,000 to poll 5,000 (issue 21). */
+export const GROWTH_MAX_BYTES = 2 * 1024 * 1024;
+/** Poll schedules (issue 21): mean detection delay over the set of timelines. */
+export const SCHEDULE_MEAN_DELAY_MAX_MS = 2000;
+/** ... the worst on any timeline. */
+export const SCHEDULE_WORST_DELAY_MAX_MS = 5000;
+/** ... requests summed over the set, against the fixed 10 s schedule's sum. */
+export const SCHEDULE_REQUESTS_MAX_RATIO = 1.1;
+/** ... the shortest time between the starts of two reads. */
+export const SCHEDULE_MIN_GAP_MS = 1000;
 /** Peak RSS while the server sends 200 MB answers, over the no-fault peak. */
 export const HUGE_ANSWER_MAX_EXTRA_BYTES = 32 * 1024 * 1024;
 
@@ -93,22 +102,62 @@ export function judgeRequests(counts: RequestCount[]): Judged {
 
 export function judgeMemory(memory: MemoryResult): Judged {
   const peak = memory.action.peakRssBytes;
-  const alone = memory.nodeAlone.peakRssBytes;
-  if (peak === undefined || alone === undefined)
+  const floor = memory.stackFloor.peakRssBytes;
+  if (peak === undefined || floor === undefined)
     return { verdict: 'n/a', why: 'no /proc on this system' };
-  const ratio = peak / alone;
+  const ratio = peak / floor;
   return {
     verdict: ratio <= PEAK_RSS_MAX_RATIO ? 'pass' : 'FAIL',
-    why: `${ratio.toFixed(2)}× Node alone (target ≤ ${PEAK_RSS_MAX_RATIO}×)`,
+    why: `${ratio.toFixed(2)}× the stack floor (target ≤ ${PEAK_RSS_MAX_RATIO.toFixed(2)}×)`,
   };
+}
+
+function signedMb(bytes: number): string {
+  return `${bytes >= 0 ? '+' : ''}${(bytes / MB).toFixed(2)} MB`;
 }
 
 export function judgeGrowth(memory: MemoryResult): Judged {
   const growth = memory.action.growthBytes;
   if (growth === undefined) return { verdict: 'n/a', why: 'not measured' };
+  const floor = memory.stackFloor.growthBytes;
   return {
     verdict: growth <= GROWTH_MAX_BYTES ? 'pass' : 'FAIL',
-    why: `target ≤ ${GROWTH_MAX_BYTES / MB} MB`,
+    why: `${signedMb(growth)} (stack floor ${floor === undefined ? 'not measured' : signedMb(floor)}; target ≤ ${GROWTH_MAX_BYTES / MB} MB)`,
+  };
+}
+
+/** The four schedule targets, judged on `auto` against the fixed 10 s schedule. */
+export function judgeSchedules(results: readonly ScheduleResult[]): {
+  meanDelay: Judged;
+  worstDelay: Judged;
+  requests: Judged;
+  gap: Judged;
+} {
+  const auto = results.find((result) => result.interval.kind === 'auto');
+  const today = results.find(
+    (result) => result.interval.kind === 'fixed' && result.interval.ms === 10_000,
+  );
+  if (!auto || !today) throw new Error('the schedules need auto and fixed 10 s');
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const ratio = auto.requestsSum / today.requestsSum;
+  const within = (ok: boolean, why: string): Judged => ({ verdict: ok ? 'pass' : 'FAIL', why });
+  return {
+    meanDelay: within(
+      auto.meanDelayMs <= SCHEDULE_MEAN_DELAY_MAX_MS,
+      `${seconds(auto.meanDelayMs)} (fixed 10 s: ${seconds(today.meanDelayMs)}; target ≤ ${seconds(SCHEDULE_MEAN_DELAY_MAX_MS)})`,
+    ),
+    worstDelay: within(
+      auto.worstDelayMs <= SCHEDULE_WORST_DELAY_MAX_MS,
+      `${seconds(auto.worstDelayMs)} (fixed 10 s: ${seconds(today.worstDelayMs)}; target ≤ ${seconds(SCHEDULE_WORST_DELAY_MAX_MS)})`,
+    ),
+    requests: within(
+      ratio <= SCHEDULE_REQUESTS_MAX_RATIO,
+      `${auto.requestsSum.toFixed(1)} = ${ratio.toFixed(3)}× fixed 10 s's ${today.requestsSum.toFixed(1)} (target ≤ ${SCHEDULE_REQUESTS_MAX_RATIO.toFixed(2)}×)`,
+    ),
+    gap: within(
+      auto.minGapMs >= SCHEDULE_MIN_GAP_MS,
+      `shortest ${seconds(auto.minGapMs)} between two reads (target ≥ ${seconds(SCHEDULE_MIN_GAP_MS)})`,
+    ),
   };
 }
 

@@ -31,7 +31,7 @@ export const INPUT_DEFAULTS = {
   'pr-comment': true,
   wait: true,
   'wait-timeout': '30m',
-  'poll-interval': '10s',
+  'poll-interval': 'auto',
   'dry-run': false,
 } as const;
 

@@ -15,7 +15,7 @@ import type {
   SourceRevisionConfig,
 } from './api/schemas.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MIN_MASK_LENGTH, INPUT_DEFAULTS } from './defaults.ts';
-import type { CommandName, GitHubReportingSettings } from './model.ts';
+import type { CommandName, GitHubReportingSettings, PollInterval } from './model.ts';
 import { parseAge } from './parse/age.ts';
 import {
   checkHeaderValue,
@@ -30,10 +30,12 @@ import {
   parseHttpUrl,
   parseInteger,
   parseList,
+  parsePollInterval,
   parseSecrets,
   RESERVED_ENV_NAMES,
 } from './parse/index.ts';
 import { parseResourceSpecInput } from './parse/resource-spec-reader.ts';
+import { AUTO_UNIT_MS } from './poll-schedule.ts';
 
 export const COMMANDS = [
   'deploy',
@@ -142,7 +144,8 @@ export interface Settings {
   wait: boolean;
   /** `wait-timeout`: the bound on the whole wait for DEPLOYED (or for a deletion to finish). */
   waitTimeoutMs: number;
-  pollIntervalMs: number;
+  /** `poll-interval`: fixed, or `auto` (poll-schedule.ts). */
+  pollInterval: PollInterval;
   dryRun: boolean;
 }
 
@@ -157,7 +160,8 @@ const HOUR = 60 * MINUTE;
  * - wait-timeout: a GitHub-hosted job ends after 6 hours anyway.
  * - poll-interval: from 1s, because faster reads only load the control plane (a rollout takes
  *   minutes) and eat its rate limit; up to 10m, so that a status change is still noticed. A
- *   control plane on this machine (a local emulator or test server) may be read from every 5ms (the memory bench polls that fast).
+ *   control plane on this machine (a local emulator or test server) may be read from every 5ms
+ *   (the memory bench polls that fast), and `auto` takes that floor as its time unit there.
  * - smoke-test-timeout: one run of the assistant, not a workload.
  */
 export const DURATION_BOUNDS = {
@@ -166,7 +170,7 @@ export const DURATION_BOUNDS = {
   'poll-interval': { min: SECOND, max: 10 * MINUTE },
   'smoke-test-timeout': { min: SECOND, max: 30 * MINUTE },
 } as const;
-/** poll-interval's floor when api-url is a loopback address. */
+/** poll-interval's floor when api-url is a loopback address, and the unit of `auto` there. */
 export const LOOPBACK_MIN_POLL_INTERVAL_MS = 5;
 
 /** Returns the raw (untrimmed) value of an input, '' when it is not set. */
@@ -243,12 +247,8 @@ interface InputReading {
   /** Parses an optional input: undefined when empty or invalid (the error is collected). */
   parsed: Parsed;
   flag: Flag;
-  /** A duration input within its DURATION_BOUNDS (or `bounds`), in ms; 0 when invalid. */
-  duration(
-    name: keyof typeof DURATION_BOUNDS,
-    fallback: string,
-    bounds?: { min: number; max: number },
-  ): number;
+  /** A duration input within its DURATION_BOUNDS, in ms; 0 when invalid. */
+  duration(name: keyof typeof DURATION_BOUNDS, fallback: string): number;
 }
 
 function inputReading(read: InputReader): InputReading {
@@ -267,8 +267,9 @@ function inputReading(read: InputReader): InputReading {
     text,
     parsed,
     flag: (name, fallback) => parsed(name, (v) => parseBoolean(name, v)) ?? fallback,
-    duration: (name, fallback, bounds = DURATION_BOUNDS[name]) =>
-      collector.attempt(() => parseDuration(name, text(name) ?? fallback, bounds)) ?? 0,
+    duration: (name, fallback) =>
+      collector.attempt(() => parseDuration(name, text(name) ?? fallback, DURATION_BOUNDS[name])) ??
+      0,
   };
 }
 
@@ -482,17 +483,25 @@ function readGitHubReporting({ text, flag }: InputReading): GitHubReportingSetti
 
 /** Whether to wait for DEPLOYED, for how long, and how often to look. */
 function readWaitSettings(
-  { flag, duration }: InputReading,
+  { flag, duration, text, collector }: InputReading,
   apiUrl: string | undefined,
-): Pick<Settings, 'wait' | 'waitTimeoutMs' | 'pollIntervalMs'> {
+): Pick<Settings, 'wait' | 'waitTimeoutMs' | 'pollInterval'> {
   const wait = flag('wait', INPUT_DEFAULTS.wait);
   const waitTimeoutMs = duration('wait-timeout', INPUT_DEFAULTS['wait-timeout']);
-  const pollBounds =
-    apiUrl !== undefined && isLoopbackUrl(apiUrl)
-      ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
-      : DURATION_BOUNDS['poll-interval'];
-  const pollIntervalMs = duration('poll-interval', INPUT_DEFAULTS['poll-interval'], pollBounds);
-  return { wait, waitTimeoutMs, pollIntervalMs };
+  const loopback = apiUrl !== undefined && isLoopbackUrl(apiUrl);
+  const pollBounds = loopback
+    ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
+    : DURATION_BOUNDS['poll-interval'];
+  const autoUnitMs = loopback ? LOOPBACK_MIN_POLL_INTERVAL_MS : AUTO_UNIT_MS;
+  const pollInterval = collector.attempt(() =>
+    parsePollInterval(
+      'poll-interval',
+      text('poll-interval') ?? INPUT_DEFAULTS['poll-interval'],
+      pollBounds,
+      autoUnitMs,
+    ),
+  ) ?? { kind: 'auto', unitMs: autoUnitMs };
+  return { wait, waitTimeoutMs, pollInterval };
 }
 
 /** rollback-on-failure follows a failed smoke test, after the wait: both must happen. */

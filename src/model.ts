@@ -14,6 +14,12 @@ export type CommandName =
   | 'authenticate'
   | 'prune';
 
+/**
+ * `poll-interval`: a fixed time between reads, or `auto` (poll-schedule.ts) with its time unit
+ * (1 s; the loopback floor against a loopback api-url).
+ */
+export type PollInterval = { kind: 'fixed'; ms: number } | { kind: 'auto'; unitMs: number };
+
 /** One status of a revision as the action observed it (first seen at a poll). */
 export interface TimelineEntry {
   status: string;

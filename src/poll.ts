@@ -8,6 +8,8 @@
  *   already holds a fresh `initial` value (e.g. the create/PATCH answer).
  * - Reads start one poll interval apart, measured from the START of the previous read, so a slow
  *   read does not stretch the schedule; a read slower than the interval is followed at once.
+ *   The interval is a number, or a schedule asked after every read (poll-schedule.ts, for
+ *   `poll-interval: auto`): the one loop follows it, and so does everything a read does.
  * - The sleep before a read that would fall after the deadline is cut short AT the deadline and
  *   one final read is made there; only a read that ends at or after the deadline can declare a
  *   timeout. So a change is seen at most one poll interval after it happens, and a condition
@@ -44,8 +46,12 @@ export interface PollOptions<T> {
   /** Told of every value seen (read, or `initial`), with the time it was seen, before isDone. */
   onValue?(value: T, seenAt: number): void;
   clock: Clock;
-  /** Time between the starts of two reads; > 0. */
-  pollIntervalMs: number;
+  /**
+   * Time between the starts of two reads, > 0; or a schedule, asked after each read (and after
+   * `initial`) with the last value seen (undefined when no read succeeded yet) and the time the
+   * read started, for the time to the next one.
+   */
+  pollIntervalMs: number | PollSchedule<T>;
   /** How long to wait from the start, >= 0 (0: a single read). */
   waitTimeoutMs: number;
   /** Cancellation (e.g. the runner cancelling the job). */
@@ -63,6 +69,8 @@ export interface PollOptions<T> {
    */
   overrunMs?: number | undefined;
 }
+
+export type PollSchedule<T> = (last: T | undefined, readStartedAt: number) => number;
 
 interface PollTimes {
   /** `clock` times of the start and the end of the wait. */
@@ -96,7 +104,8 @@ export type PollOutcome<T> = PollEnding<T> & PollTimes;
  */
 export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome<T>> {
   assertValidTiming(options);
-  const { clock, signal, pollIntervalMs } = options;
+  const { clock, signal } = options;
+  const intervalAfter = intervalOf(options.pollIntervalMs);
   const isTransient = options.isTransientError ?? (() => false);
   const startedAt = clock.now();
   const deadline = startedAt + options.waitTimeoutMs;
@@ -121,7 +130,7 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
     let nextReadAt = startedAt;
     if (value !== undefined) {
       if (seen(value, startedAt)) return end({ kind: 'done', value });
-      nextReadAt = Math.min(startedAt + pollIntervalMs, deadline);
+      nextReadAt = Math.min(startedAt + intervalAfter(value, startedAt), deadline);
     }
 
     for (;;) {
@@ -155,21 +164,31 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
             : { kind: 'timeout', value },
         );
       }
-      nextReadAt = Math.min(readStartedAt + pollIntervalMs, deadline);
+      nextReadAt = Math.min(readStartedAt + intervalAfter(value, readStartedAt), deadline);
     }
   } finally {
     timeUp.disarm();
   }
 }
 
-function assertValidTiming({ pollIntervalMs, waitTimeoutMs }: PollOptions<unknown>): void {
-  // A zero interval would be a busy loop; a NaN deadline would never come.
-  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs > 0)) {
-    throw new RangeError(`pollIntervalMs must be a positive number of ms, got ${pollIntervalMs}`);
-  }
+function assertValidTiming<T>({ pollIntervalMs, waitTimeoutMs }: PollOptions<T>): void {
+  if (typeof pollIntervalMs === 'number') assertValidInterval(pollIntervalMs);
   if (!(waitTimeoutMs >= 0)) {
     throw new RangeError(`waitTimeoutMs must be a non-negative number of ms, got ${waitTimeoutMs}`);
   }
+}
+
+// A zero interval would be a busy loop; a NaN deadline would never come.
+function assertValidInterval(ms: number): number {
+  if (!(Number.isFinite(ms) && ms > 0)) {
+    throw new RangeError(`pollIntervalMs must be a positive number of ms, got ${ms}`);
+  }
+  return ms;
+}
+
+function intervalOf<T>(interval: number | PollSchedule<T>): PollSchedule<T> {
+  if (typeof interval === 'number') return () => interval;
+  return (last, readStartedAt) => assertValidInterval(interval(last, readStartedAt));
 }
 
 /** false when the signal aborted the sleep. */

@@ -8,7 +8,7 @@
 import type { Revision } from './api/schemas.ts';
 import type { Clock } from './clock.ts';
 import type { TimelineEntry } from './model.ts';
-import { type PollOutcome, pollUntil } from './poll.ts';
+import { type PollOutcome, type PollSchedule, pollUntil } from './poll.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Statuses
@@ -66,8 +66,8 @@ export interface WaitForRevisionOptions {
    */
   readRevision(signal: AbortSignal, retryDeadline: number): Promise<Revision>;
   clock: Clock;
-  /** Time between the starts of two reads; > 0. */
-  pollIntervalMs: number;
+  /** Time between the starts of two reads (> 0), or a schedule asked after each read. */
+  pollIntervalMs: number | PollSchedule<Revision>;
   /** How long to wait from the start, >= 0 (0: a single read). */
   waitTimeoutMs: number;
   /** Cancellation (e.g. the runner cancelling the job). */

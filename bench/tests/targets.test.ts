@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { PollInterval } from '../../src/model.ts';
 import type { BundleSizeResult } from '../bundle-size.ts';
-import { growthOf, type MemoryResult, type PeakMemory } from '../memory.ts';
+import { growthOf, type MemoryResult, type PeakMemory, peakAtPoll } from '../memory.ts';
 import { markdownTable } from '../report.ts';
 import type { RequestCount } from '../requests.ts';
+import type { ScheduleResult } from '../schedules.ts';
 import { median, summarize } from '../stats.ts';
 import {
   duplicatedPackages,
@@ -11,6 +13,7 @@ import {
   judgeHugeAnswers,
   judgeMemory,
   judgeRequests,
+  judgeSchedules,
 } from '../targets.ts';
 
 const MB = 1024 * 1024;
@@ -25,11 +28,11 @@ function peak(peakRssMb: number, growthMb = 0): PeakMemory {
   };
 }
 
-function memory(action: PeakMemory, nodeAlone: PeakMemory, huge: PeakMemory): MemoryResult {
+function memory(action: PeakMemory, stackFloor: PeakMemory, huge: PeakMemory): MemoryResult {
   return {
     action,
-    nodeAlone,
-    stackFloor: nodeAlone,
+    nodeAlone: peak(40),
+    stackFloor,
     actionHugeAnswers: huge,
     pollIntervalMs: 5,
     runs: 3,
@@ -73,19 +76,69 @@ describe('judgeColdStart', () => {
 });
 
 describe('memory targets', () => {
-  it('peak RSS passes up to 1.15 times Node alone, and fails above', () => {
-    expect(judgeMemory(memory(peak(115), peak(100), peak(115))).verdict).toBe('pass');
-    expect(judgeMemory(memory(peak(116), peak(100), peak(116))).verdict).toBe('FAIL');
+  it('peak RSS passes up to 1.10 times the stack floor, and fails above', () => {
+    expect(judgeMemory(memory(peak(110), peak(100), peak(110))).verdict).toBe('pass');
+    expect(judgeMemory(memory(peak(110.1), peak(100), peak(111))).verdict).toBe('FAIL');
   });
 
-  it('growth from poll 100 to the last passes up to 5 MB', () => {
-    expect(judgeGrowth(memory(peak(90, 5), peak(80), peak(90))).verdict).toBe('pass');
-    expect(judgeGrowth(memory(peak(90, 5.1), peak(80), peak(90))).verdict).toBe('FAIL');
+  it("growth from poll 1,000 to poll 5,000 passes up to 2 MB, the floor's growth beside it", () => {
+    const judged = judgeGrowth(memory(peak(90, 2), peak(80, 0.5), peak(90)));
+    expect(judged).toEqual({
+      verdict: 'pass',
+      why: '+2.00 MB (stack floor +0.50 MB; target ≤ 2 MB)',
+    });
+    expect(judgeGrowth(memory(peak(90, 2.01), peak(80), peak(90))).verdict).toBe('FAIL');
   });
 
   it('huge answers may add up to 32 MB to the no-fault peak', () => {
     expect(judgeHugeAnswers(memory(peak(90), peak(80), peak(122))).verdict).toBe('pass');
     expect(judgeHugeAnswers(memory(peak(90), peak(80), peak(123))).verdict).toBe('FAIL');
+  });
+});
+
+function schedule(
+  label: string,
+  interval: PollInterval,
+  figures: Pick<ScheduleResult, 'meanDelayMs' | 'worstDelayMs' | 'requestsSum' | 'minGapMs'>,
+): ScheduleResult {
+  return { label, interval, timelines: [], ...figures };
+}
+
+describe('judgeSchedules', () => {
+  const today = schedule(
+    'fixed 10 s',
+    { kind: 'fixed', ms: 10_000 },
+    { meanDelayMs: 5000, worstDelayMs: 9700, requestsSum: 300, minGapMs: 10_000 },
+  );
+  const auto = (figures: Partial<ScheduleResult>) =>
+    schedule(
+      'auto',
+      { kind: 'auto', unitMs: 1000 },
+      {
+        meanDelayMs: 2000,
+        worstDelayMs: 5000,
+        requestsSum: 330,
+        minGapMs: 1000,
+        ...figures,
+      },
+    );
+
+  it('passes auto at each bound: mean 2 s, worst 5 s, 1.10× the requests of fixed 10 s, 1 s apart', () => {
+    const judged = judgeSchedules([auto({}), today]);
+    expect(Object.values(judged).map((j) => j.verdict)).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(judged.requests.why).toBe("330.0 = 1.100× fixed 10 s's 300.0 (target ≤ 1.10×)");
+  });
+
+  it('fails each target just past its bound', () => {
+    const judged = judgeSchedules([
+      auto({ meanDelayMs: 2001, worstDelayMs: 5001, requestsSum: 330.1, minGapMs: 999 }),
+      today,
+    ]);
+    expect(Object.values(judged).map((j) => j.verdict)).toEqual(['FAIL', 'FAIL', 'FAIL', 'FAIL']);
+  });
+
+  it('needs both auto and fixed 10 s', () => {
+    expect(() => judgeSchedules([today])).toThrow(/auto and fixed 10 s/);
   });
 });
 
@@ -141,31 +194,45 @@ describe('markdownTable', () => {
   });
 });
 
-describe('growthOf', () => {
-  it('is the resident set at the last poll minus at poll 100, when there were fewer than 1,000', () => {
-    const polls = Array.from({ length: 150 }, (_, index) => 1000 + index * 10);
+describe('growthOf and peakAtPoll', () => {
+  // Poll n (1-based) at 10n ms.
+  const pollsOf = (count: number) => Array.from({ length: count }, (_, index) => (index + 1) * 10);
+
+  it('growth is the resident set at the last poll minus at poll 1,000, when there were fewer than 5,000', () => {
+    const polls = pollsOf(1500);
     const timeline = [
-      { at: 900, rssBytes: 40 * MB, anonBytes: 10 * MB },
-      { at: 1985, rssBytes: 60 * MB, anonBytes: 20 * MB },
-      { at: 2400, rssBytes: 70 * MB, anonBytes: 23 * MB },
-      { at: 2495, rssBytes: 62 * MB, anonBytes: 21 * MB },
+      { at: 5, rssBytes: 40 * MB, anonBytes: 10 * MB },
+      { at: 9995, rssBytes: 60 * MB, anonBytes: 20 * MB },
+      { at: 14_000, rssBytes: 70 * MB, anonBytes: 23 * MB },
+      { at: 15_005, rssBytes: 62 * MB, anonBytes: 21 * MB },
     ];
-    // Poll 100 is at 1990 (60 MB then), the last poll at 2490 (70 MB then).
+    // Poll 1,000 is at 10000 (60 MB then), the last poll at 15000 (70 MB then).
     expect(growthOf(timeline, polls)).toBe(10 * MB);
     expect(growthOf(timeline, polls, 'anonBytes')).toBe(3 * MB);
-    expect(growthOf(timeline, polls.slice(0, 99))).toBeUndefined();
+    expect(growthOf(timeline, polls.slice(0, 999))).toBeUndefined();
   });
 
-  it('stops at poll 1,000 when the run made more', () => {
-    const polls = Array.from({ length: 1200 }, (_, index) => 1000 + index * 10);
+  it('growth stops at poll 5,000 when the run made more', () => {
+    const polls = pollsOf(5200);
     const timeline = [
-      { at: 1000, rssBytes: 40 * MB, anonBytes: 10 * MB },
-      { at: 1990, rssBytes: 50 * MB, anonBytes: 20 * MB },
-      { at: 10_990, rssBytes: 53 * MB, anonBytes: 22 * MB },
-      { at: 11_000, rssBytes: 90 * MB, anonBytes: 60 * MB },
+      { at: 9990, rssBytes: 50 * MB, anonBytes: 20 * MB },
+      { at: 49_990, rssBytes: 53 * MB, anonBytes: 22 * MB },
+      { at: 50_005, rssBytes: 90 * MB, anonBytes: 60 * MB },
     ];
-    // Poll 100 is at 1990, poll 1,000 at 10990: what comes after (poll 1,001 on) is not counted.
+    // Poll 1,000 is at 10000, poll 5,000 at 50000: what comes after is not counted.
     expect(growthOf(timeline, polls)).toBe(3 * MB);
     expect(growthOf(timeline, polls, 'anonBytes')).toBe(2 * MB);
+  });
+
+  it('peak is the high-water mark when poll 1,000 was made, not later', () => {
+    const polls = pollsOf(5000);
+    const timeline = [
+      { at: 5000, rssBytes: 50 * MB, anonBytes: 20 * MB, hwmBytes: 55 * MB },
+      { at: 9999, rssBytes: 51 * MB, anonBytes: 20 * MB, hwmBytes: 57 * MB },
+      { at: 10_001, rssBytes: 80 * MB, anonBytes: 40 * MB, hwmBytes: 80 * MB },
+    ];
+    expect(peakAtPoll(timeline, polls)).toBe(57 * MB);
+    expect(peakAtPoll(timeline, polls.slice(0, 600))).toBe(55 * MB);
+    expect(peakAtPoll(timeline, [])).toBeUndefined();
   });
 });

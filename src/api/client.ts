@@ -14,6 +14,7 @@ import {
   HttpClient,
   type HttpClientOptions,
   type HttpRequest,
+  type RateLimits,
   type WriteInFlight,
 } from './http.ts';
 import { loadSchemas } from './load-schemas.ts';
@@ -34,7 +35,7 @@ import type {
   RunStreamChunk,
 } from './schemas.ts';
 
-export type { WriteInFlight } from './http.ts';
+export type { RateLimits, WriteInFlight } from './http.ts';
 
 export type ControlPlaneClientOptions = HttpClientOptions;
 
@@ -78,6 +79,11 @@ export class ControlPlaneClient {
   /** How many writes this client has sent, answered or not. */
   get writesSent(): number {
     return this.#http.writesSent;
+  }
+
+  /** The 429 answers this client has had, and the last Retry-After among them. */
+  get rateLimits(): RateLimits {
+    return this.#http.rateLimits;
   }
 
   /** The writes sent and not yet answered (see HttpClient.writesInFlight). */
@@ -279,6 +285,29 @@ export class ControlPlaneClient {
       },
       (schemas) => schemas.RevisionSchema,
     );
+  }
+
+  /**
+   * The newest `limit` revisions of a deployment (one page of the list, which the server sends
+   * newest first), or undefined when the server does not list revisions (404/405).
+   */
+  async listRecentRevisions(
+    deploymentId: string,
+    limit: number,
+    options: CallOptions = {},
+  ): Promise<Revision[] | undefined> {
+    const request: HttpRequest = {
+      method: 'GET',
+      path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions`,
+      query: listQueryParams({ limit, offset: 0 }),
+      subject: { kind: 'deployment', id: deploymentId },
+      signal: options.signal,
+      acceptStatuses: [404, 405],
+    };
+    const answer = await this.#http.send(request);
+    if (answer.status === 404 || answer.status === 405) return undefined;
+    const { RevisionListSchema } = await loadSchemas();
+    return this.#http.parse(request, answer, RevisionListSchema).resources.slice(0, limit);
   }
 
   /**

@@ -158,6 +158,13 @@ function describeIssues(error: z.ZodError): string {
   return `${shown.join('; ')}${more}`;
 }
 
+/** The 429 answers of a client so far (a wait slows its schedule when their count grows). */
+export interface RateLimits {
+  answers: number;
+  /** The Retry-After of the last one, when it had one. */
+  retryAfterMs?: number | undefined;
+}
+
 export class HttpClient {
   readonly policy: RetryPolicy;
   readonly requestTimeoutMs: number;
@@ -176,6 +183,7 @@ export class HttpClient {
   readonly #maxAnswerBytes: number;
   readonly #writesInFlight = new Set<WriteInFlight>();
   #writesSent = 0;
+  #rateLimits: RateLimits = { answers: 0 };
 
   constructor(options: HttpClientOptions) {
     const base = new URL(options.baseUrl);
@@ -255,6 +263,11 @@ export class HttpClient {
     return this.#writesSent;
   }
 
+  /** The 429 answers this client has had, and the last Retry-After among them. */
+  get rateLimits(): RateLimits {
+    return this.#rateLimits;
+  }
+
   /** The writes (anything but GET) sent and not yet answered, oldest first. */
   writesInFlight(): WriteInFlight[] {
     return [...this.#writesInFlight].map((write) => ({ ...write }));
@@ -297,6 +310,12 @@ export class HttpClient {
       }
       // schemas.ts reads error bodies; it loads on first use, often here, at the first failure.
       const error = this.#failure(ctx, outcome, attempt, await loadSchemas());
+      if (outcome.type === 'answer' && outcome.status === 429) {
+        this.#rateLimits = {
+          answers: this.#rateLimits.answers + 1,
+          retryAfterMs: error.retryAfterMs,
+        };
+      }
       const safeToRepeat =
         idempotent ||
         (outcome.type === 'no-answer' ? outcome.failure.unprocessed : outcome.status === 429);

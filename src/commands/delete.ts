@@ -8,6 +8,7 @@ import { isDeletingStatus } from '../api/enums.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { type PollOutcome, pollUntil } from '../poll.ts';
+import { plainPollIntervalMs } from '../poll-schedule.ts';
 import { formatDuration } from '../report/duration.ts';
 import type { CommandReport } from '../report/types.ts';
 import type { CommandContext } from './context.ts';
@@ -149,7 +150,7 @@ export function pollUntilGone(
       if (!seen.gone && seen.status) onStatus?.(seen.status);
     },
     clock: ctx.clock,
-    pollIntervalMs: ctx.settings.pollIntervalMs,
+    pollIntervalMs: plainPollIntervalMs(ctx.settings.pollInterval),
     waitTimeoutMs,
     signal: ctx.signal,
   });

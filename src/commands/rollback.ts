@@ -6,12 +6,14 @@
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
+import { revisionPolling } from '../poll-schedule.ts';
 import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { RollbackReport } from '../report/types.ts';
 import { type WaitOutcome, waitForRevision } from '../wait.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment } from './describe.ts';
+import { slowedOnRateLimits } from './rollout.ts';
 
 export interface RollbackPoint {
   deploymentId: string;
@@ -85,11 +87,14 @@ export async function rollBackIfAsked(ctx: CommandContext, point: RollbackPoint)
       : previous;
   if (produced !== previous) rollback.producedRevisionId = produced;
 
+  const polling = revisionPolling(settings.pollInterval);
+  const read = (signal: AbortSignal) =>
+    ctx.client.getRevision(point.deploymentId, produced, { signal });
   const outcome = await ctx.log.group(`Waiting for revision ${produced} to be DEPLOYED`, () =>
     waitForRevision({
-      readRevision: (signal) => ctx.client.getRevision(point.deploymentId, produced, { signal }),
+      readRevision: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
       clock: ctx.clock,
-      pollIntervalMs: settings.pollIntervalMs,
+      pollIntervalMs: polling.pollIntervalMs,
       waitTimeoutMs: settings.waitTimeoutMs,
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,

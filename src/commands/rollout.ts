@@ -2,11 +2,13 @@
  * Following one revision to its end: the part that deploy, redeploy and status share. It waits
  * (or not), then writes the outcome, the timeline and a human reason and next step into the report.
  */
+import type { ControlPlaneClient, RateLimits } from '../api/client.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Deployment, Revision } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
 import type { TimelineEntry } from '../model.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from '../poll.ts';
+import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../poll-schedule.ts';
 import { productionAfterFailure } from '../production.ts';
 import { readAfterWrite } from '../read-after-write.ts';
 import { formatDuration } from '../report/duration.ts';
@@ -69,11 +71,19 @@ export async function followRevision(
     return;
   }
 
+  const polling = revisionPolling(
+    settings.pollInterval,
+    settings.pollInterval.kind === 'auto' && report.action !== 'created'
+      ? await typicalRollout(ctx, deployment.id, revisionId)
+      : undefined,
+  );
   const outcome = await log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, () =>
     waitForRevision({
-      readRevision,
+      readRevision: polling.pacer
+        ? slowedOnRateLimits(ctx.client, polling.pacer, readRevision)
+        : readRevision,
       clock: ctx.clock,
-      pollIntervalMs: settings.pollIntervalMs,
+      pollIntervalMs: polling.pollIntervalMs,
       waitTimeoutMs: settings.waitTimeoutMs,
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,
@@ -119,6 +129,64 @@ export async function followRevision(
   }
   explainOutcome(ctx, outcome, revisionId, deploymentRead);
   if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
+}
+
+/** Earlier revisions read for the typical rollout time: enough for a median, one small page. */
+const HISTORY_REVISIONS = 10;
+
+/**
+ * How long the deployment's earlier revisions took to be DEPLOYED (poll-schedule.ts), from one
+ * read of its newest revisions; undefined when that read fails or tells nothing: the schedule
+ * then follows the statuses alone.
+ */
+async function typicalRollout(
+  ctx: CommandContext,
+  deploymentId: string,
+  revisionId: string,
+): Promise<number | undefined> {
+  try {
+    const typical = await readTypicalRollout(ctx.client, deploymentId, revisionId, ctx.signal);
+    if (typical !== undefined) {
+      ctx.log.info(
+        `Earlier revisions took ${formatDuration(typical)} to be DEPLOYED (median): reads close in on that moment.`,
+      );
+    }
+    return typical;
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    ctx.log.debug(`Could not read the earlier revisions: ${messageOf(error)}`);
+    return undefined;
+  }
+}
+
+/** One read of the deployment's newest revisions, for their typical time to DEPLOYED. */
+export async function readTypicalRollout(
+  client: Pick<ControlPlaneClient, 'listRecentRevisions'>,
+  deploymentId: string,
+  revisionId: string,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
+  const revisions = await client.listRecentRevisions(deploymentId, HISTORY_REVISIONS, {
+    ...(signal ? { signal } : {}),
+  });
+  return revisions && typicalRolloutMs(revisions, revisionId);
+}
+
+/** Tells the pacer of every 429 the client got during a read, so later reads slow down. */
+export function slowedOnRateLimits<A extends unknown[], R>(
+  client: { readonly rateLimits: RateLimits },
+  pacer: RolloutPacer,
+  read: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args) => {
+    const before = client.rateLimits.answers;
+    try {
+      return await read(...args);
+    } finally {
+      const after = client.rateLimits;
+      if (after.answers > before) pacer.rateLimited(after.retryAfterMs);
+    }
+  };
 }
 
 /** Runs the smoke test when `smoke-test-assistant` is set and the revision is DEPLOYED. */

@@ -81,6 +81,7 @@ const RevisionScriptCommand = z.strictObject({
   stayAt: z.string().optional(),
   customStatus: z.string().optional(),
   stepMs: z.number().nonnegative().optional(),
+  phaseMs: z.array(z.number().nonnegative()).optional(),
   stepEachRead: z.boolean().optional(),
 });
 

@@ -94,8 +94,9 @@ export function planFor(script: RevisionScript | undefined): RevisionPlan {
 }
 
 /**
- * The state of a revision that started at `startedAt` and moves one phase every `stepMs`.
- * `supersededAt` is set when a newer revision arrived while this one was still pending.
+ * The state of a revision that started at `startedAt` and moves one phase every `stepMs` (or
+ * after `phaseMs[i]` for phase i, when given). `supersededAt` is set when a newer revision
+ * arrived while this one was still pending.
  */
 export function revisionStateAt(
   plan: RevisionPlan,
@@ -103,17 +104,25 @@ export function revisionStateAt(
   stepMs: number,
   now: number,
   supersededAt?: number,
+  phaseMs?: readonly number[],
 ): RevisionState {
   if (supersededAt !== undefined && now >= supersededAt) {
     return { status: 'SKIPPED', since: supersededAt };
   }
-  const steps = stepMs > 0 ? Math.floor(Math.max(0, now - startedAt) / stepMs) : Infinity;
-  // A plan without an end stays in its last phase forever.
-  if (plan.end === null || steps < plan.phases.length) {
-    const index = Math.min(steps, plan.phases.length - 1);
-    return { status: plan.phases[index] ?? 'UNKNOWN', since: startedAt + index * stepMs };
+  const elapsed = Math.max(0, now - startedAt);
+  let since = startedAt;
+  for (let index = 0; index < plan.phases.length; index++) {
+    const lasts = phaseMs?.[index] ?? stepMs;
+    // A plan without an end stays in its last phase forever.
+    const last = index === plan.phases.length - 1 && plan.end === null;
+    if (last || since + lasts > startedAt + elapsed) {
+      return { status: plan.phases[index] ?? 'UNKNOWN', since };
+    }
+    since += lasts;
   }
-  return { ...plan.end, since: startedAt + plan.phases.length * stepMs };
+  return plan.end === null
+    ? { status: plan.phases.at(-1) ?? 'UNKNOWN', since }
+    : { ...plan.end, since };
 }
 
 const TERMINAL_STATUSES: ReadonlySet<string> = new Set([

@@ -32,6 +32,8 @@ export interface StoredRevision {
   source: SourceKind;
   createdAt: number;
   stepMs: number;
+  /** RevisionScript.phaseMs. */
+  phaseMs?: number[];
   plan: RevisionPlan;
   /** Set when a newer revision arrived while this one was still pending: it is then SKIPPED. */
   supersededAt?: number;
@@ -237,6 +239,7 @@ export class DeploymentStore {
         revision.stepMs,
         now,
         revision.supersededAt,
+        revision.phaseMs,
       );
     }
     if (revision.supersededAt !== undefined && now >= revision.supersededAt) {
@@ -290,6 +293,7 @@ export class DeploymentStore {
       source: deployment.source,
       createdAt: now,
       stepMs: script?.stepMs ?? this.settings.stepMs,
+      ...(script?.phaseMs ? { phaseMs: [...script.phaseMs] } : {}),
       plan: planFor(script),
       sourceConfig: structuredClone(deployment.sourceConfig),
       sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },

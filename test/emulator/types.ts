@@ -131,6 +131,11 @@ export interface RevisionScript {
   /** Overrides EmulatorOptions.stepMs for this revision. */
   stepMs?: number;
   /**
+   * How long each status of the path lasts, in ms, in order (CREATING, QUEUED, ...): a real
+   * rollout's statuses are not alike. A status without an entry lasts stepMs.
+   */
+  phaseMs?: number[];
+  /**
    * Moves the revision one status per GET of it (the first GET shows the first status) instead of
    * one per stepMs: a client that polls sees every status, however slow the machine. Default false.
    */

@@ -296,11 +296,17 @@ describe('retries', () => {
     expect(sleeps).toEqual([500, 1_000, 2_000]);
   });
 
-  it("honours a 429's Retry-After", async () => {
+  it("honours a 429's Retry-After, and counts the 429s with the last Retry-After", async () => {
     emu.inject({ kind: 'status', status: 429, retryAfter: '1', path: /.*/ });
-    await client().listDeployments();
+    const api = client();
+    expect(api.rateLimits).toEqual({ answers: 0 });
+    await api.listDeployments();
     expect(traffic()).toEqual(['GET /v2/deployments 429', 'GET /v2/deployments 200']);
     expect(sleeps).toEqual([1_000 + 500]); // Retry-After, plus half of the first 1 s backoff
+    expect(api.rateLimits).toEqual({ answers: 1, retryAfterMs: 1_000 });
+    emu.inject({ kind: 'status', status: 503, path: /.*/ });
+    await api.listDeployments();
+    expect(api.rateLimits.answers).toBe(1);
   });
 
   it('retries a reset connection', async () => {

@@ -654,6 +654,38 @@ describe('revision lifecycle (manual clock)', () => {
     expect(await revisionStatus(deployment.id, second.body.latest_revision_id)).toBe('SKIPPED');
   });
 
+  it('lets each status last its own time (phaseMs), the rest one step each', async () => {
+    emulator.scriptRevision('agent', { outcome: 'deploy', phaseMs: [10, 20, 30, 1000, 5] });
+    const deployment = await create('agent');
+    const path = `/v2/deployments/${deployment.id}/revisions/${deployment.latest_revision_id}`;
+    const seen: [unknown, number][] = [];
+    // 10 + 20 + 30 + 1000 + 5, then DEPLOYING for one STEP.
+    for (const at of [0, 9, 10, 30, 59, 60, 1059, 1060, 1064, 1065, 1065 + STEP - 1, 1065 + STEP]) {
+      emulator.advance(at - (seen.at(-1)?.[1] ?? 0));
+      const answer = await call('GET', path);
+      seen.push([answer.body.status, at]);
+      if (at === 1065 + STEP) {
+        expect(
+          Date.parse(String(answer.body.updated_at)) - Date.parse(String(answer.body.created_at)),
+        ).toBe(1065 + STEP);
+      }
+    }
+    expect(seen.map(([status]) => status)).toEqual([
+      'CREATING',
+      'CREATING',
+      'QUEUED',
+      'AWAITING_BUILD',
+      'AWAITING_BUILD',
+      'BUILDING',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYING',
+      'DEPLOYED',
+    ]);
+  });
+
   it('answers 404 for an unknown revision', async () => {
     const deployment = await create('agent');
     const answer = await call('GET', `/v2/deployments/${deployment.id}/revisions/nope`);

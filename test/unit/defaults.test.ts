@@ -3,6 +3,7 @@
  * numeric forms must read as the text forms, and the settings of empty inputs and a client built
  * without settings must use them.
  */
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import {
 } from '../../src/defaults.ts';
 import { readSettings } from '../../src/inputs.ts';
 import { parseDuration } from '../../src/parse/index.ts';
+import { AUTO_UNIT_MS } from '../../src/poll-schedule.ts';
 
 interface ActionInput {
   default?: unknown;
@@ -88,7 +90,8 @@ describe('readSettings with empty inputs', () => {
     expect(settings.github.prComment).toBe(INPUT_DEFAULTS['pr-comment']);
     expect(settings.wait).toBe(INPUT_DEFAULTS.wait);
     expect(settings.waitTimeoutMs).toBe(ms('wait-timeout'));
-    expect(settings.pollIntervalMs).toBe(ms('poll-interval'));
+    expect(INPUT_DEFAULTS['poll-interval']).toBe('auto');
+    expect(settings.pollInterval).toEqual({ kind: 'auto', unitMs: AUTO_UNIT_MS });
     expect(settings.dryRun).toBe(INPUT_DEFAULTS['dry-run']);
   });
 });

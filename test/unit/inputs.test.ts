@@ -7,6 +7,7 @@ import {
   DURATION_BOUNDS,
   defaultRepoRef,
   type Environment,
+  LOOPBACK_MIN_POLL_INTERVAL_MS,
   readSettings,
   type Settings,
 } from '../../src/inputs.ts';
@@ -69,7 +70,7 @@ describe('readSettings defaults', () => {
       requireToken: false,
       wait: true,
       waitTimeoutMs: 30 * 60_000,
-      pollIntervalMs: 10_000,
+      pollInterval: { kind: 'auto', unitMs: 1000 },
       dryRun: false,
     });
     expect(settings.api).not.toHaveProperty('tenantId');
@@ -135,7 +136,7 @@ describe('readSettings defaults', () => {
     expect(settings).toMatchObject({
       wait: false,
       waitTimeoutMs: 90_000,
-      pollIntervalMs: 2000,
+      pollInterval: { kind: 'fixed', ms: 2000 },
       dryRun: true,
     });
   });
@@ -566,13 +567,39 @@ describe('duration bounds', () => {
     }
   });
 
+  it.each([
+    ['auto', 'https://api.example.com', { kind: 'auto', unitMs: 1000 }],
+    [' AUTO ', 'https://api.example.com', { kind: 'auto', unitMs: 1000 }],
+    ['', 'https://api.example.com', { kind: 'auto', unitMs: 1000 }],
+    ['auto', 'http://127.0.0.1:8080', { kind: 'auto', unitMs: LOOPBACK_MIN_POLL_INTERVAL_MS }],
+    ['10s', 'https://api.example.com', { kind: 'fixed', ms: 10_000 }],
+    ['3', 'https://api.example.com', { kind: 'fixed', ms: 3000 }],
+  ])('poll-interval %j against %s reads as %j', (value, apiUrl, expected) => {
+    const settings = settingsOf({
+      ...BASE,
+      'api-url': apiUrl,
+      name: 'agent',
+      'poll-interval': value,
+    });
+    expect(settings.pollInterval).toEqual(expected);
+  });
+
+  it('a poll-interval that is neither auto nor a duration names both ways to fix it', () => {
+    expect(errorMessage({ ...BASE, name: 'agent', 'poll-interval': 'automatic' })).toMatch(
+      /'poll-interval' has "automatic", which is not a duration.*Or set it to 'auto' \(the default\)/s,
+    );
+  });
+
   it('every bound fits a timer (below 2^31 ms)', () => {
     for (const { max } of Object.values(DURATION_BOUNDS)) expect(max).toBeLessThan(2 ** 31);
   });
 
   it('lets a control plane on this machine be polled faster, down to 5ms', () => {
     const local = { ...BASE, 'api-url': 'http://127.0.0.1:8080', name: 'agent' };
-    expect(settingsOf({ ...local, 'poll-interval': '5ms' }).pollIntervalMs).toBe(5);
+    expect(settingsOf({ ...local, 'poll-interval': '5ms' }).pollInterval).toEqual({
+      kind: 'fixed',
+      ms: 5,
+    });
     expect(errorMessage({ ...local, 'poll-interval': '4ms' })).toMatch(
       /shorter than the minimum of 5ms\. Use a duration from 5ms to 10m\./,
     );

@@ -30,6 +30,54 @@ describe('pollUntil: one loop for every wait (here, a deployment being deleted)'
     expect(seen.map(([at]) => at)).toEqual([0, 5 * SECOND, 10 * SECOND, 15 * SECOND]);
   });
 
+  it('asks a schedule after every read (and after the initial value) when the next read is', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const asked: [number, string | undefined][] = [];
+    const readTimes: number[] = [];
+    const statuses = ['AWAITING_DELETE', 'AWAITING_DELETE', 'AWAITING_FINAL_DELETE'];
+    const outcome = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: (last, readStartedAt) => {
+          asked.push([readStartedAt - start, last?.status]);
+          return last?.status === 'AWAITING_FINAL_DELETE' ? 1 * SECOND : 7 * SECOND;
+        },
+        waitTimeoutMs: 60 * SECOND,
+        initial: { gone: false, status: 'ACTIVE' },
+        read: async () => {
+          readTimes.push(clock.now() - start);
+          const status = statuses.shift();
+          return status ? { gone: false, status } : { gone: true };
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    expect(outcome).toMatchObject({ kind: 'done', reads: 4 });
+    expect(readTimes).toEqual([7, 14, 21, 22].map((s) => s * SECOND));
+    expect(asked).toEqual([
+      [0, 'ACTIVE'],
+      [7 * SECOND, 'AWAITING_DELETE'],
+      [14 * SECOND, 'AWAITING_DELETE'],
+      [21 * SECOND, 'AWAITING_FINAL_DELETE'],
+    ]);
+  });
+
+  it('rejects a schedule that answers no positive time (a busy loop)', async () => {
+    const clock = new FakeClock();
+    await expect(
+      clock.run(
+        pollUntil<Seen>({
+          clock,
+          pollIntervalMs: () => 0,
+          waitTimeoutMs: 60 * SECOND,
+          read: async () => ({ gone: false }),
+          isDone: (value) => value.gone,
+        }),
+      ),
+    ).rejects.toThrow(/pollIntervalMs must be a positive number of ms, got 0/);
+  });
+
   it('makes a final read at the deadline, then times out with the last value', async () => {
     const clock = new FakeClock();
     const start = clock.now();

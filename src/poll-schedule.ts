@@ -1,0 +1,202 @@
+/**
+ * `poll-interval: auto`: when to read a revision next. Pure: it takes what the wait has seen
+ * (the status, how long the revision has existed, how long the deployment's earlier revisions
+ * took, a rate limit) and returns the time to the next read. poll.ts asks after every read.
+ *
+ * Why this shape (bench/schedules.ts measures it against fixed intervals):
+ * - QUEUED, AWAITING_BUILD and BUILDING (and CREATING) last minutes, and DEPLOYED cannot follow
+ *   them directly: reads there only need to notice the deploy phases starting. Their spacing
+ *   grows with the revision's age (half of it), from 2 to 60 units: a fast rollout is still read
+ *   every few units, a fifteen-minute build about once a minute.
+ * - DEPLOYED follows AWAITING_DEPLOY/DEPLOYING (a short DEPLOYING can be missed between two
+ *   reads, so both count): reads there are at most QUICK_MAX_UNITS apart, which bounds how late
+ *   DEPLOYED is seen. Any status this action does not know counts here too: a newer server's
+ *   new stage may come right before DEPLOYED.
+ * - The earlier revisions' durations (created_at → updated_at of DEPLOYED ones) say when this
+ *   one will likely be DEPLOYED: reads close in on that moment (a third of the time left, down
+ *   to one unit), and a build expected to end soon is not read at the slow pace. A revision
+ *   much later than its history is read as if there were none.
+ * - A rate limit (429) seen during the wait doubles every later spacing, and none is shorter
+ *   than the server's Retry-After.
+ * - Never less than one unit between the starts of two reads. The unit is 1 s; against a
+ *   loopback api-url (a local emulator) it is the loopback floor, so a local rollout of a few
+ *   seconds is polled with the same shape.
+ */
+
+import type { PollInterval } from './model.ts';
+import type { PollSchedule } from './poll.ts';
+
+/** The fields of a revision the schedule reads. */
+export interface RevisionTimes {
+  id?: string;
+  status: string;
+  created_at?: string | null | undefined;
+  updated_at?: string | null | undefined;
+}
+
+/** The unit of the automatic schedule against a remote control plane. */
+export const AUTO_UNIT_MS = 1000;
+
+/** Statuses that last minutes and after which DEPLOYED cannot come next. */
+const LONG_PHASES: ReadonlySet<string> = new Set([
+  'CREATING',
+  'QUEUED',
+  'AWAITING_BUILD',
+  'BUILDING',
+  // Not reliably final (known-behaviour.md): kept on being read, slowly.
+  'INTERRUPTED',
+]);
+
+const LONG_MIN_UNITS = 2;
+const LONG_MAX_UNITS = 60;
+/** Long-phase spacing is the revision's age divided by this. */
+const LONG_AGE_SHARE = 2;
+/** The bound on the spacing where DEPLOYED can come next. */
+export const QUICK_MAX_UNITS = 4.5;
+/** Closing in on the expected moment: the spacing is the time left (or past) divided by this. */
+const CLOSING_SHARE = 3;
+/** Later than the history by more than this share of it: the history no longer says anything. */
+const OVERDUE_SHARE = 0.5;
+/** Spacing of deletion waits (no status to shape them). */
+const DELETION_UNITS = 10;
+
+/** A 429 seen during the wait. */
+export interface RateLimitSeen {
+  /** The largest Retry-After the server asked for, when it sent one. */
+  retryAfterMs?: number | undefined;
+}
+
+export interface RolloutFacts {
+  /** The status the last read showed; undefined before the first read. */
+  status: string | undefined;
+  /** How long the revision has existed (an estimate, see RolloutPacer). */
+  ageMs: number;
+  /** How long the deployment's earlier revisions typically took to be DEPLOYED. */
+  typicalMs?: number | undefined;
+  rateLimit?: RateLimitSeen | undefined;
+}
+
+/** Whether DEPLOYED can come next after `status` (or a short status between). */
+export function isQuickPhase(status: string): boolean {
+  return !LONG_PHASES.has(status);
+}
+
+const clamp = (value: number, min: number, max: number): number =>
+  Math.min(max, Math.max(min, value));
+
+/** The time from the start of the last read to the start of the next one, in ms. */
+export function autoPollDelayMs(facts: RolloutFacts, unitMs: number): number {
+  const { status, ageMs, typicalMs } = facts;
+  // Time left to the expected DEPLOYED, when the history is still worth anything.
+  const left =
+    typicalMs !== undefined && typicalMs - ageMs > -OVERDUE_SHARE * typicalMs
+      ? typicalMs - ageMs
+      : undefined;
+  let delay: number;
+  if (status === undefined || isQuickPhase(status)) {
+    delay = QUICK_MAX_UNITS * unitMs;
+    if (left !== undefined) delay = clamp(Math.abs(left) / CLOSING_SHARE, unitMs, delay);
+  } else {
+    delay = clamp(ageMs / LONG_AGE_SHARE, LONG_MIN_UNITS * unitMs, LONG_MAX_UNITS * unitMs);
+    if (left !== undefined) {
+      delay = Math.min(delay, clamp(left / CLOSING_SHARE, LONG_MIN_UNITS * unitMs, delay));
+    }
+  }
+  return slowedByRateLimit(delay, facts.rateLimit);
+}
+
+function slowedByRateLimit(delay: number, rateLimit: RateLimitSeen | undefined): number {
+  if (rateLimit === undefined) return delay;
+  return Math.max(2 * delay, rateLimit.retryAfterMs ?? 0);
+}
+
+/**
+ * The typical time to DEPLOYED of a deployment's earlier revisions: the median of
+ * created_at → updated_at over its DEPLOYED ones (the newest `sample`), or undefined when none
+ * tells (no DEPLOYED revision, unreadable times). `excludeId`: the revision being waited for.
+ */
+export function typicalRolloutMs(
+  revisions: readonly RevisionTimes[],
+  excludeId: string,
+  sample = 5,
+): number | undefined {
+  const durations: number[] = [];
+  for (const revision of revisions) {
+    if (durations.length >= sample) break;
+    if (revision.id === excludeId || revision.status !== 'DEPLOYED') continue;
+    const took = Date.parse(revision.updated_at ?? '') - Date.parse(revision.created_at ?? '');
+    // A day or more is a revision that sat DEPLOYED and was touched later, not a rollout.
+    if (Number.isFinite(took) && took > 0 && took < 24 * 3600_000) durations.push(took);
+  }
+  if (durations.length === 0) return undefined;
+  durations.sort((a, b) => a - b);
+  return durations[Math.floor((durations.length - 1) / 2)];
+}
+
+/**
+ * Follows one revision for the automatic schedule: how old it is, and the rate limits seen.
+ * Takes plain values (times on the wait's clock), so it is tested without mocks.
+ *
+ * Age: the server's own created_at → updated_at of the first revision read (the time it entered
+ * the status it showed, so no clock skew between the runner and the server enters), plus the
+ * runner's time since that read. An underestimate by the time spent in that status before it.
+ */
+export class RolloutPacer {
+  readonly #unitMs: number;
+  readonly #typicalMs: number | undefined;
+  #origin: number | undefined;
+  #rateLimit: RateLimitSeen | undefined;
+
+  constructor(unitMs: number, typicalMs?: number) {
+    this.#unitMs = unitMs;
+    this.#typicalMs = typicalMs;
+  }
+
+  /** A 429 during the wait; `retryAfterMs` when the server said how long to wait. */
+  rateLimited(retryAfterMs?: number): void {
+    const previous = this.#rateLimit?.retryAfterMs;
+    const largest = retryAfterMs === undefined ? previous : Math.max(previous ?? 0, retryAfterMs);
+    this.#rateLimit = largest === undefined ? {} : { retryAfterMs: largest };
+  }
+
+  /** The delay to the next read, after a read (started at `readStartedAt`) showed `revision`. */
+  delayAfter(revision: RevisionTimes | undefined, readStartedAt: number): number {
+    if (revision !== undefined && this.#origin === undefined) {
+      const since = Date.parse(revision.updated_at ?? '') - Date.parse(revision.created_at ?? '');
+      this.#origin = readStartedAt - (Number.isFinite(since) && since > 0 ? since : 0);
+    }
+    return autoPollDelayMs(
+      {
+        status: revision?.status,
+        ageMs: this.#origin === undefined ? 0 : readStartedAt - this.#origin,
+        typicalMs: this.#typicalMs,
+        rateLimit: this.#rateLimit,
+      },
+      this.#unitMs,
+    );
+  }
+}
+
+/**
+ * What a revision wait polls with: a fixed interval as it is, or for `auto` a schedule over a
+ * new RolloutPacer (returned too, to be told of rate limits).
+ */
+export function revisionPolling(
+  interval: PollInterval,
+  typicalMs?: number,
+): {
+  pollIntervalMs: number | PollSchedule<RevisionTimes>;
+  pacer?: RolloutPacer;
+} {
+  if (interval.kind === 'fixed') return { pollIntervalMs: interval.ms };
+  const pacer = new RolloutPacer(interval.unitMs, typicalMs);
+  return {
+    pollIntervalMs: (revision, readStartedAt) => pacer.delayAfter(revision, readStartedAt),
+    pacer,
+  };
+}
+
+/** The fixed spacing of a wait that has no status to shape it (a deletion). */
+export function plainPollIntervalMs(interval: PollInterval): number {
+  return interval.kind === 'fixed' ? interval.ms : DELETION_UNITS * interval.unitMs;
+}
