@@ -9,8 +9,8 @@
 import { ControlPlaneClient } from '../src/api/client.ts';
 import { ApiError } from '../src/api/errors.ts';
 import type { CreateDeploymentRequest } from '../src/api/schemas.ts';
-import type { Clock } from '../src/clock.ts';
-import { waitForRevision } from '../src/wait.ts';
+import type { Clock } from '../src/wait/clock.ts';
+import { waitForRevision } from '../src/wait/revision.ts';
 import { type Emulator, startEmulator } from '../test/emulator/index.ts';
 
 /** Statuses a deploy walks through before DEPLOYED, one emulator step each. */

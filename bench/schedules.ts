@@ -18,10 +18,10 @@
  */
 import { ControlPlaneClient } from '../src/api/client.ts';
 import { ApiError } from '../src/api/errors.ts';
-import { readTypicalRollout, slowedOnRateLimits } from '../src/commands/rollout.ts';
+import { readTypicalRollout, slowedOnRateLimits } from '../src/commands/steps/follow-rollout.ts';
 import type { PollInterval } from '../src/model.ts';
-import { AUTO_UNIT_MS, revisionPolling } from '../src/poll-schedule.ts';
-import { waitForRevision } from '../src/wait.ts';
+import { AUTO_UNIT_MS, revisionPolling } from '../src/wait/poll-schedule.ts';
+import { waitForRevision } from '../src/wait/revision.ts';
 import { type Emulator, startEmulator } from '../test/emulator/index.ts';
 import { CREATE_BODY, drivenClock, emulatorTime } from './requests.ts';
 

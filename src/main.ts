@@ -6,30 +6,30 @@ import * as core from '@actions/core';
 import { ControlPlaneClient } from './api/client.ts';
 import { ApiError } from './api/errors.ts';
 import { Redactor } from './api/redact.ts';
-import { systemClock } from './clock.ts';
 import { authenticate } from './commands/authenticate.ts';
-import type { CommandContext, Logger } from './commands/context.ts';
 import { deleteCommand } from './commands/delete.ts';
 import { deploy } from './commands/deploy.ts';
 import { listener } from './commands/listener.ts';
 import { prune } from './commands/prune.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
+import type { CommandContext, Logger } from './commands/steps/command-context.ts';
 import { messageOf } from './error-message.ts';
-import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './inputs.ts';
+import type { GitHubContext } from './github/context.ts';
+import { forkWithoutSecrets, loadGitHubContext } from './github/context.ts';
+import { needsGitHubReporting } from './github/needs-reporting.ts';
+import type { GitHubReporting } from './github/reporting.ts';
 import type { CommandName } from './model.ts';
-import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './parse/index.ts';
-import { loadResourceSpecReader } from './parse/resource-spec-reader.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
-import type { GitHubReporting } from './report/github.ts';
-import type { GitHubContext } from './report/github-context.ts';
-import { forkWithoutSecrets, loadGitHubContext } from './report/github-context.ts';
-import { needsGitHubReporting } from './report/github-settings.ts';
 import { logSafe } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandReport } from './report/types.ts';
+import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './settings/inputs.ts';
+import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './settings/parse.ts';
+import { loadResourceSpecReader } from './settings/resource-spec-reader.ts';
+import { systemClock } from './wait/clock.ts';
 
 const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
   deploy,
@@ -277,7 +277,7 @@ async function startGitHubReporting(
   context: GitHubContext,
 ): Promise<GitHubReporting | undefined> {
   try {
-    const { GitHubReporting } = await import('./report/github.ts');
+    const { GitHubReporting } = await import('./github/reporting.ts');
     const reporting = new GitHubReporting(settings.github, context, {
       info: (message) => core.info(redactor.redact(message)),
       notice: (message) => core.notice(redactor.redact(message)),

@@ -14,7 +14,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { DEFAULT_MIN_MASK_LENGTH, DEFAULT_REQUEST_TIMEOUT_MS } from '../defaults.ts';
+import { DEFAULT_MIN_MASK_LENGTH, DEFAULT_REQUEST_TIMEOUT_MS } from '../settings/defaults.ts';
 import {
   type ApiError,
   describeLocation,

@@ -4,7 +4,7 @@
  * Pure functions only: the random source and the current time are parameters, so tests pin
  * them and no test ever waits for a real backoff.
  */
-import { DEFAULT_MAX_RETRIES } from '../defaults.ts';
+import { DEFAULT_MAX_RETRIES } from '../settings/defaults.ts';
 
 export interface RetryPolicy {
   /** Retries after the first attempt: a request is sent at most `maxRetries + 1` times. */

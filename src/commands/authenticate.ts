@@ -2,7 +2,7 @@
  * `command: authenticate` — get an OAuth token for a user and provider, or the URL of the flow a
  * person must complete when there is no token yet.
  */
-import type { CommandContext } from './context.ts';
+import type { CommandContext } from './steps/command-context.ts';
 
 export async function authenticate(ctx: CommandContext): Promise<void> {
   const { settings, report } = ctx;

@@ -7,13 +7,13 @@
 import { isDeletingStatus } from '../api/enums.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { type PollOutcome, pollUntil } from '../poll.ts';
-import { plainPollIntervalMs } from '../poll-schedule.ts';
 import { formatDuration } from '../report/duration.ts';
 import type { CommandReport } from '../report/types.ts';
-import type { CommandContext } from './context.ts';
-import { recordDeployment } from './describe.ts';
-import { findDeployment, UnknownDeploymentIdError } from './target.ts';
+import { type PollOutcome, pollUntil } from '../wait/poll.ts';
+import { plainPollIntervalMs } from '../wait/poll-schedule.ts';
+import type { CommandContext } from './steps/command-context.ts';
+import { recordDeployment } from './steps/describe.ts';
+import { findDeployment, UnknownDeploymentIdError } from './steps/find-target.ts';
 
 export async function deleteCommand(ctx: CommandContext): Promise<void> {
   const { settings, report, client, log } = ctx;

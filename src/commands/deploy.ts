@@ -4,18 +4,23 @@
  */
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
-import { type DeployPlan, type DesiredDeployment, planDeploy, planToJson } from '../plan.ts';
-import { READ_AFTER_WRITE_DELAYS_MS } from '../read-after-write.ts';
 import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
-import { decideSkip, type SkipDecision } from '../skip.ts';
-import type { CommandContext } from './context.ts';
-import { recordDeployment, recordRevision } from './describe.ts';
-import { checkGraphConfigFile } from './graph-config.ts';
+import {
+  type DeployPlan,
+  type DesiredDeployment,
+  planDeploy,
+  planToJson,
+} from '../rules/deploy-plan.ts';
+import { decideSkip, type SkipDecision } from '../rules/skip.ts';
+import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
 import { checkListenerServes } from './listener.ts';
-import { rollBackIfAsked } from './rollback.ts';
-import { followRevision, smokeTestIfAsked } from './rollout.ts';
-import { findDeployment } from './target.ts';
+import { checkGraphConfigFile } from './steps/check-graph-config.ts';
+import type { CommandContext } from './steps/command-context.ts';
+import { recordDeployment, recordRevision } from './steps/describe.ts';
+import { findDeployment } from './steps/find-target.ts';
+import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
+import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
   const { settings, client, log, report } = ctx;

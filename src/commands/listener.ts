@@ -1,7 +1,7 @@
 /** `command: listener` — read a listener; and the pre-deploy check that it serves a namespace. */
 import type { Listener } from '../api/schemas.ts';
-import { InputError } from '../parse/index.ts';
-import type { CommandContext } from './context.ts';
+import { InputError } from '../settings/parse.ts';
+import type { CommandContext } from './steps/command-context.ts';
 
 export async function listener(ctx: CommandContext): Promise<void> {
   const { settings, report } = ctx;

@@ -9,11 +9,11 @@
  */
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
-import { type PullRequestState, planPrune, pullRequestNumberOf } from '../prune-plan.ts';
 import { formatDuration } from '../report/duration.ts';
 import type { CommandReport, PruneEntry, PruneReport } from '../report/types.ts';
-import type { CommandContext, Logger } from './context.ts';
+import { type PullRequestState, planPrune, pullRequestNumberOf } from '../rules/prune-plan.ts';
 import { deleteCommand, pollUntilGone } from './delete.ts';
+import type { CommandContext, Logger } from './steps/command-context.ts';
 
 export async function prune(ctx: CommandContext): Promise<void> {
   const { settings, client, log, report } = ctx;
@@ -98,7 +98,7 @@ async function readPullRequests(
     );
     return new Map();
   }
-  const { readPullRequestStates } = await import('../report/github-pulls.ts');
+  const { readPullRequestStates } = await import('../github/pulls.ts');
   const states = await ctx.log.group(`Reading ${numbers.length} pull request(s)`, () =>
     readPullRequestStates({
       token,

@@ -4,13 +4,13 @@
  */
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { PREVIOUS_REVISION } from '../inputs.ts';
-import { InputError } from '../parse/index.ts';
-import { codeOf, planRollback, type RollbackPlan } from '../rollback.ts';
-import type { CommandContext } from './context.ts';
-import { recordDeployment, recordRevision } from './describe.ts';
-import { followRevision, smokeTestIfAsked } from './rollout.ts';
-import { requireDeployment } from './target.ts';
+import { codeOf, planRollback, type RollbackPlan } from '../rules/rollback-target.ts';
+import { PREVIOUS_REVISION } from '../settings/inputs.ts';
+import { InputError } from '../settings/parse.ts';
+import type { CommandContext } from './steps/command-context.ts';
+import { recordDeployment, recordRevision } from './steps/describe.ts';
+import { requireDeployment } from './steps/find-target.ts';
+import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
 
 export async function redeploy(ctx: CommandContext): Promise<void> {
   const { settings, report, log } = ctx;

@@ -3,13 +3,18 @@
  * `wait: true`, wait for that revision to finish. It fails only where the revision failed.
  */
 
-import { productionAfterFailure } from '../production.ts';
-import { classifyRevisionStatus } from '../wait.ts';
-import type { CommandContext } from './context.ts';
-import { recordDeployment, recordRevision } from './describe.ts';
-import { showFailureLog } from './logs.ts';
-import { failedRevisionReason, followRevision, nextStepFor, smokeTestIfAsked } from './rollout.ts';
-import { requireDeployment } from './target.ts';
+import { productionAfterFailure } from '../rules/production.ts';
+import { classifyRevisionStatus } from '../wait/revision.ts';
+import type { CommandContext } from './steps/command-context.ts';
+import { recordDeployment, recordRevision } from './steps/describe.ts';
+import { requireDeployment } from './steps/find-target.ts';
+import {
+  failedRevisionReason,
+  followRevision,
+  nextStepFor,
+  smokeTestIfAsked,
+} from './steps/follow-rollout.ts';
+import { showFailureLog } from './steps/revision-logs.ts';
 
 export async function status(ctx: CommandContext): Promise<void> {
   const { settings, report, client } = ctx;

@@ -4,13 +4,14 @@
  * growing thread. Rendering and the post/skip decision are pure; only `upsertPrComment` talks to
  * GitHub, and it never throws: trouble becomes a warning naming `pull-requests: write`.
  */
+
+import { type GitHubContext, PULL_REQUEST_EVENTS } from '../github/context.ts';
 import {
   describeGitHubFailure,
   type GitHubClient,
   type GitHubFailure,
   type ReporterLog,
-} from './github-api.ts';
-import { type GitHubContext, PULL_REQUEST_EVENTS } from './github-context.ts';
+} from '../github/octokit.ts';
 import {
   codeBlock,
   escapeMarkdown,

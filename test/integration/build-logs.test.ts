@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlPlaneClient } from '../../src/api/client.ts';
-import type { Logger } from '../../src/commands/context.ts';
+import type { Logger } from '../../src/commands/steps/command-context.ts';
 import {
   BuildLogStream,
   FAILURE_LOG_LINES,
@@ -13,7 +13,7 @@ import {
   readFailureLog,
   STREAM_PAGE_SIZE,
   STREAM_PAGES_PER_POLL,
-} from '../../src/commands/logs.ts';
+} from '../../src/commands/steps/revision-logs.ts';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
 
 const API_KEY = 'logs-key-0123456789';

@@ -8,7 +8,7 @@ import {
   githubDeploymentStateFor,
   githubDescription,
   startGitHubDeployment,
-} from '../../src/report/github-deployment.ts';
+} from '../../src/github/deployment.ts';
 import {
   FAKE_GITHUB_TOKEN,
   type GitHubDouble,

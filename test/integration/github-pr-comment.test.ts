@@ -1,7 +1,7 @@
 import { getOctokit } from '@actions/github';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/api/redact.ts';
-import type { GitHubContext } from '../../src/report/github-context.ts';
+import type { GitHubContext } from '../../src/github/context.ts';
 import { prCommentMarker, publishPrComment, upsertPrComment } from '../../src/report/pr-comment.ts';
 import type { CommandReport } from '../../src/report/types.ts';
 import {

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlPlaneClient } from '../../src/api/client.ts';
-import type { CommandContext } from '../../src/commands/context.ts';
-import { runSmokeTest } from '../../src/commands/smoke-test.ts';
-import { readSettings } from '../../src/inputs.ts';
+import type { CommandContext } from '../../src/commands/steps/command-context.ts';
+import { runSmokeTest } from '../../src/commands/steps/smoke-test.ts';
 import type { CommandReport } from '../../src/report/types.ts';
+import { readSettings } from '../../src/settings/inputs.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const API_KEY = 'sk-smoke-0123456789';

@@ -14,9 +14,9 @@ import {
   ListDeploymentsQuerySchema as ClientListQuery,
   PatchDeploymentRequestSchema as ClientPatchRequest,
 } from '../../src/api/schemas.ts';
-import { InputError } from '../../src/parse/input-error.ts';
-import { parseDeploymentName } from '../../src/parse/name.ts';
-import { parseResourceSpec } from '../../src/parse/resource-spec.ts';
+import { InputError } from '../../src/settings/input-error.ts';
+import { parseDeploymentName } from '../../src/settings/name.ts';
+import { parseResourceSpec } from '../../src/settings/resource-spec.ts';
 import {
   AuthenticateRequestSchema as EmulatorAuthenticateRequest,
   CreateDeploymentRequestSchema as EmulatorCreateRequest,

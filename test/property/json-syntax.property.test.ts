@@ -1,7 +1,7 @@
 /** The JSON syntax checker agrees with JSON.parse, so it never rejects valid JSON. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxProblem } from '../../src/parse/json-syntax.ts';
+import { findJsonSyntaxProblem } from '../../src/settings/json-syntax.ts';
 
 const RUNS = { numRuns: 500 };
 

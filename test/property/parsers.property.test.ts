@@ -6,19 +6,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { type ResourceSpec, ResourceSpecSchema, SecretSchema } from '../../src/api/schemas.ts';
-import { parseBoolean } from '../../src/parse/boolean.ts';
-import { parseDuration } from '../../src/parse/duration.ts';
-import { InputError } from '../../src/parse/input-error.ts';
+import { formatDuration } from '../../src/report/duration.ts';
+import { parseBoolean } from '../../src/settings/boolean.ts';
+import { parseDuration } from '../../src/settings/durations.ts';
+import { InputError } from '../../src/settings/input-error.ts';
 import {
   MAX_DEPLOYMENT_NAME_LENGTH,
   parseDeploymentName,
   toDeploymentName,
-} from '../../src/parse/name.ts';
-import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/parse/resource-spec.ts';
-import { parseSecrets } from '../../src/parse/secrets.ts';
-import { loadYaml } from '../../src/parse/structured-text.ts';
-import { parseApiUrl } from '../../src/parse/url.ts';
-import { formatDuration } from '../../src/report/duration.ts';
+} from '../../src/settings/name.ts';
+import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/settings/resource-spec.ts';
+import { parseSecrets } from '../../src/settings/secrets.ts';
+import { loadYaml } from '../../src/settings/structured-text.ts';
+import { parseApiUrl } from '../../src/settings/url.ts';
 
 // The entry loads `yaml` before reading a YAML-capable input; so do these tests.
 await loadYaml();

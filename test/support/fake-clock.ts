@@ -13,7 +13,7 @@
  * Slow reads are simulated with `clock.sleep(latency, signal)` inside the scripted read, so
  * that they take fake time too.
  */
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/wait/clock.ts';
 
 interface Sleeper {
   wakeAt: number;

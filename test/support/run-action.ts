@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseSecrets, secretValues } from '../../src/parse/secrets.ts';
+import { parseSecrets, secretValues } from '../../src/settings/secrets.ts';
 
 export const DIST_ENTRY = resolve(import.meta.dirname, '../../dist/index.js');
 

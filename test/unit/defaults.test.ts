@@ -15,10 +15,10 @@ import {
   DEFAULT_MIN_MASK_LENGTH,
   DEFAULT_REQUEST_TIMEOUT_MS,
   INPUT_DEFAULTS,
-} from '../../src/defaults.ts';
-import { readSettings } from '../../src/inputs.ts';
-import { parseDuration } from '../../src/parse/index.ts';
-import { AUTO_UNIT_MS } from '../../src/poll-schedule.ts';
+} from '../../src/settings/defaults.ts';
+import { readSettings } from '../../src/settings/inputs.ts';
+import { parseDuration } from '../../src/settings/parse.ts';
+import { AUTO_UNIT_MS } from '../../src/wait/poll-schedule.ts';
 
 interface ActionInput {
   default?: unknown;

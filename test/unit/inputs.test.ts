@@ -10,9 +10,9 @@ import {
   LOOPBACK_MIN_POLL_INTERVAL_MS,
   readSettings,
   type Settings,
-} from '../../src/inputs.ts';
-import { InputError, InputErrors, RESERVED_ENV_NAMES } from '../../src/parse/index.ts';
-import { loadResourceSpecReader } from '../../src/parse/resource-spec-reader.ts';
+} from '../../src/settings/inputs.ts';
+import { InputError, InputErrors, RESERVED_ENV_NAMES } from '../../src/settings/parse.ts';
+import { loadResourceSpecReader } from '../../src/settings/resource-spec-reader.ts';
 
 // The entry loads the resource-spec parser (and `yaml`) before reading that input; so do these tests.
 await loadResourceSpecReader();

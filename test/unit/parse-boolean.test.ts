@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseBoolean } from '../../src/parse/boolean.ts';
-import { InputError } from '../../src/parse/input-error.ts';
+import { parseBoolean } from '../../src/settings/boolean.ts';
+import { InputError } from '../../src/settings/input-error.ts';
 
 describe('parseBoolean', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseChoice } from '../../src/parse/choice.ts';
-import { InputError } from '../../src/parse/input-error.ts';
-import { parseList } from '../../src/parse/list.ts';
+import { parseChoice } from '../../src/settings/choice.ts';
+import { InputError } from '../../src/settings/input-error.ts';
+import { parseList } from '../../src/settings/list.ts';
 
 const COMMANDS = ['deploy', 'redeploy', 'status', 'delete'] as const;
 

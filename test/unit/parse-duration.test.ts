@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/parse/duration.ts';
-import { InputError } from '../../src/parse/input-error.ts';
+import { parseDuration } from '../../src/settings/durations.ts';
+import { InputError } from '../../src/settings/input-error.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {

@@ -3,14 +3,14 @@
  * replaced by a plain map of paths (relative to the configuration's folder).
  */
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../src/inputs.ts';
 import {
   checkGraphConfig,
   type GraphConfigCheck,
   type PathKind,
-} from '../../src/parse/graph-config.ts';
-import { InputError } from '../../src/parse/index.ts';
-import { RESERVED_ENV_NAMES } from '../../src/parse/reserved-env-names.ts';
+} from '../../src/settings/graph-config.ts';
+import { readSettings } from '../../src/settings/inputs.ts';
+import { InputError } from '../../src/settings/parse.ts';
+import { RESERVED_ENV_NAMES } from '../../src/settings/reserved-env-names.ts';
 
 const FILES: Record<string, PathKind> = {
   './agent.py': 'file',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkHeaderValue, InputError } from '../../src/parse/index.ts';
-import { keyTransportProblem } from '../../src/parse/url.ts';
-import { forkWithoutSecrets } from '../../src/report/github-context.ts';
+import { forkWithoutSecrets } from '../../src/github/context.ts';
+import { checkHeaderValue, InputError } from '../../src/settings/parse.ts';
+import { keyTransportProblem } from '../../src/settings/url.ts';
 
 describe('checkHeaderValue', () => {
   it('accepts visible ASCII', () => {

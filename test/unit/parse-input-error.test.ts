@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, InputErrorCollector, InputErrors } from '../../src/parse/input-error.ts';
-import { quote } from '../../src/parse/quote.ts';
+import { InputError, InputErrorCollector, InputErrors } from '../../src/settings/input-error.ts';
+import { quote } from '../../src/settings/quote.ts';
 
 describe('InputError', () => {
   it('keeps the input name and the message', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findJsonSyntaxProblem } from '../../src/parse/json-syntax.ts';
+import { findJsonSyntaxProblem } from '../../src/settings/json-syntax.ts';
 
 describe('findJsonSyntaxProblem', () => {
   it.each([

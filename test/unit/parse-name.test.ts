@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/parse/input-error.ts';
+import { InputError } from '../../src/settings/input-error.ts';
 import {
   MAX_DEPLOYMENT_NAME_LENGTH,
   parseDeploymentName,
   toDeploymentName,
-} from '../../src/parse/name.ts';
+} from '../../src/settings/name.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {

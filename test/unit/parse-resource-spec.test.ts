@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_SPEC_KEYS } from '../../src/api/schemas.ts';
-import { InputError } from '../../src/parse/input-error.ts';
-import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/parse/resource-spec.ts';
-import { loadYaml } from '../../src/parse/structured-text.ts';
+import { InputError } from '../../src/settings/input-error.ts';
+import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/settings/resource-spec.ts';
+import { loadYaml } from '../../src/settings/structured-text.ts';
 
 // The entry loads `yaml` before reading a YAML-capable input; so do these tests.
 await loadYaml();

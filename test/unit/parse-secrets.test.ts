@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/parse/input-error.ts';
-import { parseSecrets, secretValues, unmaskedSecretNames } from '../../src/parse/secrets.ts';
+import { InputError } from '../../src/settings/input-error.ts';
+import { parseSecrets, secretValues, unmaskedSecretNames } from '../../src/settings/secrets.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {

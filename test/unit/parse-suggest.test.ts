@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance, nearest } from '../../src/parse/suggest.ts';
+import { didYouMean, editDistance, nearest } from '../../src/settings/suggest.ts';
 
 describe('editDistance', () => {
   it.each([

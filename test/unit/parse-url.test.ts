@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/parse/input-error.ts';
-import { parseApiUrl, parseHttpUrl } from '../../src/parse/url.ts';
+import { InputError } from '../../src/settings/input-error.ts';
+import { parseApiUrl, parseHttpUrl } from '../../src/settings/url.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {

@@ -5,8 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/api/redact.ts';
 import type { Deployment } from '../../src/api/schemas.ts';
-import { InputError } from '../../src/parse/index.ts';
-import { type DesiredDeployment, planDeploy, planToJson, sameValue } from '../../src/plan.ts';
+import {
+  type DesiredDeployment,
+  planDeploy,
+  planToJson,
+  sameValue,
+} from '../../src/rules/deploy-plan.ts';
+import { InputError } from '../../src/settings/parse.ts';
 
 const SECRET_VALUE = 'plan-secret-value-8f7e';
 

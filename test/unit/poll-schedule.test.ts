@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slowedOnRateLimits } from '../../src/commands/rollout.ts';
+import { slowedOnRateLimits } from '../../src/commands/steps/follow-rollout.ts';
 import {
   autoPollDelayMs,
   isQuickPhase,
@@ -8,7 +8,7 @@ import {
   RolloutPacer,
   revisionPolling,
   typicalRolloutMs,
-} from '../../src/poll-schedule.ts';
+} from '../../src/wait/poll-schedule.ts';
 
 const S = 1000;
 const MIN = 60 * S;

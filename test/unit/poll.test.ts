@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WAIT_OVERRUN_MS, pollUntil, WaitDeadlineReached } from '../../src/poll.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, pollUntil, WaitDeadlineReached } from '../../src/wait/poll.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const SECOND = 1000;

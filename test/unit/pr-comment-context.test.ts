@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadGitHubContext, readGitHubContext } from '../../src/report/github-context.ts';
+import { loadGitHubContext, readGitHubContext } from '../../src/github/context.ts';
 
 const baseEnv = {
   GITHUB_REPOSITORY: 'acme/agents',

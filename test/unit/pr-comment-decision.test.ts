@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GitHubContext } from '../../src/report/github-context.ts';
+import type { GitHubContext } from '../../src/github/context.ts';
 import {
   type CommentSummary,
   findStickyComment,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productionAfterFailure } from '../../src/production.ts';
+import { productionAfterFailure } from '../../src/rules/production.ts';
 
 describe('productionAfterFailure', () => {
   it('names the revision that still serves and advises no rollback', () => {

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/api/schemas.ts';
-import { readSettings } from '../../src/inputs.ts';
-import { parseAge } from '../../src/parse/age.ts';
-import { InputError, InputErrors } from '../../src/parse/index.ts';
-import { planPrune, pullRequestNumberOf } from '../../src/prune-plan.ts';
 import { formatAge } from '../../src/report/duration.ts';
 import { outputsOf } from '../../src/report/outputs.ts';
 import type { CommandReport } from '../../src/report/types.ts';
+import { planPrune, pullRequestNumberOf } from '../../src/rules/prune-plan.ts';
+import { parseAge } from '../../src/settings/age.ts';
+import { readSettings } from '../../src/settings/inputs.ts';
+import { InputError, InputErrors } from '../../src/settings/parse.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

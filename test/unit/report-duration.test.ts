@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../src/parse/duration.ts';
 import { formatDuration } from '../../src/report/duration.ts';
+import { parseDuration } from '../../src/settings/durations.ts';
 
 describe('formatDuration', () => {
   it.each([

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/api/schemas.ts';
-import { codeOf, oldestFirst, planRollback, type RollbackPlan } from '../../src/rollback.ts';
+import {
+  codeOf,
+  oldestFirst,
+  planRollback,
+  type RollbackPlan,
+} from '../../src/rules/rollback-target.ts';
 
 let clock = 0;
 /** A revision built from `code` (its commit), created one second after the one before. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment, Revision } from '../../src/api/schemas.ts';
-import { type DesiredDeployment, planDeploy } from '../../src/plan.ts';
-import { decideSkip, isMovingTag, type SkipInput } from '../../src/skip.ts';
+import { type DesiredDeployment, planDeploy } from '../../src/rules/deploy-plan.ts';
+import { decideSkip, isMovingTag, type SkipInput } from '../../src/rules/skip.ts';
 
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const ACTIVE = 'rev-active';

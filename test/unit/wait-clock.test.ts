@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/wait/clock.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 describe('systemClock', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/api/schemas.ts';
 import type { TimelineEntry } from '../../src/model.ts';
-import { DEFAULT_WAIT_OVERRUN_MS, WaitDeadlineReached } from '../../src/poll.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, WaitDeadlineReached } from '../../src/wait/poll.ts';
 import {
   classifyRevisionStatus,
   FAILED_REVISION_STATUSES,
@@ -10,7 +10,7 @@ import {
   type WaitForRevisionOptions,
   type WaitOutcome,
   waitForRevision,
-} from '../../src/wait.ts';
+} from '../../src/wait/revision.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const SECOND = 1000;

@@ -3,17 +3,17 @@
  * test, redeploy the revision that was active before the run and wait for it, so production is
  * back on what served before. The step still fails (the release was bad), and says what serves.
  */
-import { ApiError } from '../api/errors.ts';
-import type { Deployment } from '../api/schemas.ts';
-import { messageOf } from '../error-message.ts';
-import { revisionPolling } from '../poll-schedule.ts';
-import { formatDuration } from '../report/duration.ts';
-import { logSafe } from '../report/log-text.ts';
-import type { RollbackReport } from '../report/types.ts';
-import { type WaitOutcome, waitForRevision } from '../wait.ts';
-import type { CommandContext } from './context.ts';
+import { ApiError } from '../../api/errors.ts';
+import type { Deployment } from '../../api/schemas.ts';
+import { messageOf } from '../../error-message.ts';
+import { formatDuration } from '../../report/duration.ts';
+import { logSafe } from '../../report/log-text.ts';
+import type { RollbackReport } from '../../report/types.ts';
+import { revisionPolling } from '../../wait/poll-schedule.ts';
+import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
+import type { CommandContext } from './command-context.ts';
 import { recordDeployment } from './describe.ts';
-import { slowedOnRateLimits } from './rollout.ts';
+import { slowedOnRateLimits } from './follow-rollout.ts';
 
 export interface RollbackPoint {
   deploymentId: string;

@@ -1,6 +1,6 @@
 export { parseBoolean } from './boolean.ts';
 export { parseChoice } from './choice.ts';
-export { type DurationOptions, parseDuration } from './duration.ts';
+export { type DurationOptions, parseDuration } from './durations.ts';
 export { checkHeaderValue } from './header-value.ts';
 export { InputError, InputErrorCollector, InputErrors } from './input-error.ts';
 export { type IntegerOptions, parseInteger } from './integer.ts';

@@ -2,21 +2,21 @@
  * Following one revision to its end: the part that deploy, redeploy and status share. It waits
  * (or not), then writes the outcome, the timeline and a human reason and next step into the report.
  */
-import type { ControlPlaneClient, RateLimits } from '../api/client.ts';
-import { ApiError } from '../api/errors.ts';
-import type { Deployment, Revision } from '../api/schemas.ts';
-import { messageOf } from '../error-message.ts';
-import type { TimelineEntry } from '../model.ts';
-import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from '../poll.ts';
-import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../poll-schedule.ts';
-import { productionAfterFailure } from '../production.ts';
-import { readAfterWrite } from '../read-after-write.ts';
-import { formatDuration } from '../report/duration.ts';
-import { logSafe } from '../report/log-text.ts';
-import { type WaitOutcome, waitForRevision } from '../wait.ts';
-import type { CommandContext } from './context.ts';
+import type { ControlPlaneClient, RateLimits } from '../../api/client.ts';
+import { ApiError } from '../../api/errors.ts';
+import type { Deployment, Revision } from '../../api/schemas.ts';
+import { messageOf } from '../../error-message.ts';
+import type { TimelineEntry } from '../../model.ts';
+import { formatDuration } from '../../report/duration.ts';
+import { logSafe } from '../../report/log-text.ts';
+import { productionAfterFailure } from '../../rules/production.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from '../../wait/poll.ts';
+import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../../wait/poll-schedule.ts';
+import { readAfterWrite } from '../../wait/read-after-write.ts';
+import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
+import type { CommandContext } from './command-context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
-import { BuildLogStream, showFailureLog } from './logs.ts';
+import { BuildLogStream, showFailureLog } from './revision-logs.ts';
 import { runSmokeTest } from './smoke-test.ts';
 
 /** Actions after which the revision followed is one this run has just produced. */

@@ -1,5 +1,5 @@
 import type { PollInterval } from '../model.ts';
-import { type DurationOptions, parseDuration } from './duration.ts';
+import { type DurationOptions, parseDuration } from './durations.ts';
 import { InputError } from './input-error.ts';
 
 /** The word of `poll-interval` for the schedule that follows the rollout (poll-schedule.ts). */

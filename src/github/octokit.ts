@@ -8,7 +8,7 @@
  * and a network failure arrives without a response.
  */
 import type { getOctokit } from '@actions/github';
-import { logSafe } from './log-text.ts';
+import { logSafe } from '../report/log-text.ts';
 
 /** The client @actions/github builds (REST endpoint methods + pagination). */
 export type GitHubClient = ReturnType<typeof getOctokit>;

@@ -6,9 +6,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { checkGraphConfig, type PathKind } from '../parse/graph-config.ts';
-import { InputError } from '../parse/index.ts';
-import type { CommandContext } from './context.ts';
+import { checkGraphConfig, type PathKind } from '../../settings/graph-config.ts';
+import { InputError } from '../../settings/parse.ts';
+import type { CommandContext } from './command-context.ts';
 
 /** Larger than any graph configuration; a bigger file is not one. */
 const MAX_CONFIG_BYTES = 1_000_000;

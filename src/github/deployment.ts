@@ -4,13 +4,14 @@
  * API failure the functions warn (naming the `deployments: write` permission or the rate limit)
  * and return a result; they never throw, because GitHub bookkeeping must not fail a deploy.
  */
+
+import type { Outcome } from '../report/types.ts';
 import {
   describeGitHubFailure,
   type GitHubClient,
   type GitHubFailure,
   type ReporterLog,
-} from './github-api.ts';
-import type { Outcome } from './types.ts';
+} from './octokit.ts';
 
 const PERMISSION = 'deployments: write';
 /** GitHub rejects deployment status descriptions longer than this. */

@@ -3,7 +3,7 @@
  * differs for an existing one, and the field-by-field difference that dry runs print. Pure.
  */
 
-import { REDACTED } from './api/redact.ts';
+import { REDACTED } from '../api/redact.ts';
 import type {
   CreateDeploymentRequest,
   Deployment,
@@ -12,9 +12,9 @@ import type {
   SourceConfig,
   SourceKind,
   SourceRevisionConfig,
-} from './api/schemas.ts';
-import type { FieldChange } from './model.ts';
-import { InputError } from './parse/index.ts';
+} from '../api/schemas.ts';
+import type { FieldChange } from '../model.ts';
+import { InputError } from '../settings/parse.ts';
 
 export interface DesiredDeployment {
   name?: string;

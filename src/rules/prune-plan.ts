@@ -8,8 +8,8 @@
  * updated for longer than `max-age` is pruned. A deployment whose age cannot be read is kept:
  * nothing is deleted without a reason that holds.
  */
-import type { Deployment } from './api/schemas.ts';
-import { formatAge } from './report/duration.ts';
+import type { Deployment } from '../api/schemas.ts';
+import { formatAge } from '../report/duration.ts';
 
 export type PullRequestState = 'open' | 'closed';
 

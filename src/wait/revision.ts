@@ -5,9 +5,9 @@
  * Memory stays flat: only the last revision read and the timeline (one entry per status change)
  * are kept.
  */
-import type { Revision } from './api/schemas.ts';
+import type { Revision } from '../api/schemas.ts';
+import type { TimelineEntry } from '../model.ts';
 import type { Clock } from './clock.ts';
-import type { TimelineEntry } from './model.ts';
 import { type PollOutcome, type PollSchedule, pollUntil } from './poll.ts';
 
 // ---------------------------------------------------------------------------------------------

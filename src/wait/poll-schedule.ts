@@ -23,7 +23,7 @@
  *   seconds is polled with the same shape.
  */
 
-import type { PollInterval } from './model.ts';
+import type { PollInterval } from '../model.ts';
 import type { PollSchedule } from './poll.ts';
 
 /** The fields of a revision the schedule reads. */

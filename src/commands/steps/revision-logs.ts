@@ -5,11 +5,11 @@
  * step's log while the revision builds, inside the revision wait's own poll tick (no timer of its
  * own). A server without the endpoints, or a failed read, never changes the step's outcome.
  */
-import type { ControlPlaneClient, LogKind } from '../api/client.ts';
-import type { LogLine, LogPage } from '../api/schemas.ts';
-import { messageOf } from '../error-message.ts';
-import type { FailureLogReport } from '../report/types.ts';
-import type { CommandContext, Logger } from './context.ts';
+import type { ControlPlaneClient, LogKind } from '../../api/client.ts';
+import type { LogLine, LogPage } from '../../api/schemas.ts';
+import { messageOf } from '../../error-message.ts';
+import type { FailureLogReport } from '../../report/types.ts';
+import type { CommandContext, Logger } from './command-context.ts';
 
 /** How many lines of a failed stage's log are shown: the official client's 30. */
 export const FAILURE_LOG_LINES = 30;

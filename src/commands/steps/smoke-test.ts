@@ -4,15 +4,15 @@
  * within `smoke-test-timeout`. The run goes through the control-plane client's connection pool
  * (its proxies, its send), and the deadline is kept on the context's Clock.
  */
-import { RunStreamError } from '../api/errors.ts';
-import { messageOf } from '../error-message.ts';
-import { keyTransportProblem } from '../parse/index.ts';
-import { TimeUp } from '../poll.ts';
-import { ROLLBACK_HOW } from '../production.ts';
-import { formatDuration } from '../report/duration.ts';
-import { logSafe } from '../report/log-text.ts';
-import type { SmokeTestReport } from '../report/types.ts';
-import type { CommandContext } from './context.ts';
+import { RunStreamError } from '../../api/errors.ts';
+import { messageOf } from '../../error-message.ts';
+import { formatDuration } from '../../report/duration.ts';
+import { logSafe } from '../../report/log-text.ts';
+import type { SmokeTestReport } from '../../report/types.ts';
+import { ROLLBACK_HOW } from '../../rules/production.ts';
+import { keyTransportProblem } from '../../settings/parse.ts';
+import { TimeUp } from '../../wait/poll.ts';
+import type { CommandContext } from './command-context.ts';
 
 /** Events that frame a run rather than show that the graph did anything. */
 const FRAMING_EVENTS = new Set(['metadata', 'end', 'error']);

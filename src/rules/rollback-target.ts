@@ -14,8 +14,8 @@
  * - When a revision with `previous`'s code is still rolling out (a rollback whose wait was cut
  *   short), that one is followed instead of starting another.
  */
-import type { Revision } from './api/schemas.ts';
-import { classifyRevisionStatus } from './wait.ts';
+import type { Revision } from '../api/schemas.ts';
+import { classifyRevisionStatus } from '../wait/revision.ts';
 
 export type RollbackPlan =
   /** Production serves the newest release: redeploy `to`. */

@@ -7,8 +7,8 @@
  * means deploy. Checks that need no request come first; the active revision is read only when
  * everything else already matches (`read-active`).
  */
-import type { Deployment, Revision } from './api/schemas.ts';
-import { type DeployPlan, type DesiredDeployment, sameSourceConfigValue } from './plan.ts';
+import type { Deployment, Revision } from '../api/schemas.ts';
+import { type DeployPlan, type DesiredDeployment, sameSourceConfigValue } from './deploy-plan.ts';
 
 /** The workflow a run belongs to: its own ref and the commit that ref had (PR head on PRs). */
 export interface WorkflowCheckout {

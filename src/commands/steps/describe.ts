@@ -1,6 +1,6 @@
 /** Copies what the server said about a deployment and a revision into the report. */
-import type { Deployment, Revision } from '../api/schemas.ts';
-import type { CommandReport } from '../report/types.ts';
+import type { Deployment, Revision } from '../../api/schemas.ts';
+import type { CommandReport } from '../../report/types.ts';
 
 export function recordDeployment(report: CommandReport, deployment: Deployment): void {
   const url = deployment.source_config?.custom_url ?? undefined;

@@ -1,10 +1,10 @@
 /** What every command gets: settings, the API client, time, cancellation, logging, the report. */
-import type { ControlPlaneClient } from '../api/client.ts';
-import type { Clock } from '../clock.ts';
-import type { Settings } from '../inputs.ts';
-import type { GitHubContext } from '../report/github-context.ts';
-import type { CommandReport } from '../report/types.ts';
-import type { WorkflowCheckout } from '../skip.ts';
+import type { ControlPlaneClient } from '../../api/client.ts';
+import type { GitHubContext } from '../../github/context.ts';
+import type { CommandReport } from '../../report/types.ts';
+import type { WorkflowCheckout } from '../../rules/skip.ts';
+import type { Settings } from '../../settings/inputs.ts';
+import type { Clock } from '../../wait/clock.ts';
 
 /** The log, as commands see it. The edge (src/main.ts) implements it with @actions/core. */
 export interface Logger {

@@ -4,7 +4,7 @@
  */
 
 import type { CommandName, GitHubReportingSettings } from '../model.ts';
-import type { GitHubContext } from './github-context.ts';
+import type { GitHubContext } from './context.ts';
 
 /** Commands whose result is worth a PR comment (status is a read: it leaves the comment be). */
 export const COMMENTED_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'delete'];

@@ -6,8 +6,9 @@
  */
 import { getOctokit } from '@actions/github';
 import type { CommandName, GitHubReportingSettings } from '../model.ts';
-import type { GitHubClient, ReporterLog } from './github-api.ts';
-import type { GitHubContext } from './github-context.ts';
+import { publishPrComment } from '../report/pr-comment.ts';
+import type { CommandReport } from '../report/types.ts';
+import type { GitHubContext } from './context.ts';
 import {
   DESCRIPTION_PREFIX,
   deactivateEnvironment,
@@ -17,10 +18,9 @@ import {
   githubDeploymentStateFor,
   githubDescription,
   startGitHubDeployment,
-} from './github-deployment.ts';
-import { COMMENTED_COMMANDS } from './github-settings.ts';
-import { publishPrComment } from './pr-comment.ts';
-import type { CommandReport } from './types.ts';
+} from './deployment.ts';
+import { COMMENTED_COMMANDS } from './needs-reporting.ts';
+import type { GitHubClient, ReporterLog } from './octokit.ts';
 
 export type GitHubLog = ReporterLog & {
   info(message: string): void;

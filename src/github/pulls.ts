@@ -4,8 +4,8 @@
  * run: a pull request it cannot read is unknown, and prune then judges that preview by its age.
  */
 import { getOctokit } from '@actions/github';
-import type { PullRequestState } from '../prune-plan.ts';
-import { describeGitHubFailure, type ReporterLog } from './github-api.ts';
+import type { PullRequestState } from '../rules/prune-plan.ts';
+import { describeGitHubFailure, type ReporterLog } from './octokit.ts';
 
 export interface PullRequestLookup {
   token: string;

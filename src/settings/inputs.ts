@@ -6,17 +6,18 @@
  * request, and all problems are reported together, each naming its input.
  */
 import { isAbsolute, join } from 'node:path';
-import { DEPLOYMENT_TYPES, SOURCE_KINDS } from './api/enums.ts';
+import { DEPLOYMENT_TYPES, SOURCE_KINDS } from '../api/enums.ts';
 import type {
   AuthenticateRequest,
   Secret,
   SourceConfig,
   SourceKind,
   SourceRevisionConfig,
-} from './api/schemas.ts';
+} from '../api/schemas.ts';
+import type { CommandName, GitHubReportingSettings, PollInterval } from '../model.ts';
+import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
+import { parseAge } from './age.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MIN_MASK_LENGTH, INPUT_DEFAULTS } from './defaults.ts';
-import type { CommandName, GitHubReportingSettings, PollInterval } from './model.ts';
-import { parseAge } from './parse/age.ts';
 import {
   checkHeaderValue,
   InputError,
@@ -33,9 +34,8 @@ import {
   parsePollInterval,
   parseSecrets,
   RESERVED_ENV_NAMES,
-} from './parse/index.ts';
-import { parseResourceSpecInput } from './parse/resource-spec-reader.ts';
-import { AUTO_UNIT_MS } from './poll-schedule.ts';
+} from './parse.ts';
+import { parseResourceSpecInput } from './resource-spec-reader.ts';
 
 export const COMMANDS = [
   'deploy',
