@@ -120,7 +120,7 @@ export async function countRequests(
       const revisionId = deployment.latest_revision_id;
       if (!revisionId) throw new Error('the create answered no latest_revision_id');
       const outcome = await waitForRevision({
-        readRevision: (signal) => client.getRevision(deployment.id, revisionId, { signal }),
+        read: (signal) => client.getRevision(deployment.id, revisionId, { signal }),
         clock,
         pollIntervalMs,
         waitTimeoutMs: 2 * rolloutMs + 60_000,

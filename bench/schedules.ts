@@ -19,7 +19,7 @@
 import { ControlPlaneClient } from '../src/api/client.ts';
 import { ApiError } from '../src/api/errors.ts';
 import { readTypicalRollout, slowedOnRateLimits } from '../src/commands/steps/follow-rollout.ts';
-import type { PollInterval } from '../src/model.ts';
+import type { PollInterval } from '../src/wait/poll-schedule.ts';
 import { AUTO_UNIT_MS, revisionPolling } from '../src/wait/poll-schedule.ts';
 import { waitForRevision } from '../src/wait/revision.ts';
 import { type Emulator, startEmulator } from '../test/emulator/index.ts';
@@ -148,7 +148,7 @@ async function oneRollout(
     const polling = revisionPolling(interval, typical);
     const read = (signal: AbortSignal) => client.getRevision(written.id, revisionId, { signal });
     const outcome = await waitForRevision({
-      readRevision: polling.pacer ? slowedOnRateLimits(client, polling.pacer, read) : read,
+      read: polling.pacer ? slowedOnRateLimits(client, polling.pacer, read) : read,
       clock,
       pollIntervalMs: polling.pollIntervalMs,
       waitTimeoutMs: 2 * 60 * MINUTE,

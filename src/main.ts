@@ -4,7 +4,7 @@
  */
 import * as core from '@actions/core';
 import { ControlPlaneClient } from './api/client.ts';
-import { ApiError } from './api/errors.ts';
+import { ApiError, messageOf } from './api/errors.ts';
 import { Redactor } from './api/redact.ts';
 import { authenticate } from './commands/authenticate.ts';
 import { deleteCommand } from './commands/delete.ts';
@@ -14,18 +14,17 @@ import { prune } from './commands/prune.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
 import type { CommandContext, Logger } from './commands/steps/command-context.ts';
-import { messageOf } from './error-message.ts';
 import type { GitHubContext } from './github/context.ts';
 import { forkWithoutSecrets, loadGitHubContext } from './github/context.ts';
 import { needsGitHubReporting } from './github/needs-reporting.ts';
 import type { GitHubReporting } from './github/reporting.ts';
-import type { CommandName } from './model.ts';
 import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
 import { logSafe } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandReport } from './report/types.ts';
+import type { CommandName } from './settings/inputs.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './settings/inputs.ts';
 import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './settings/parse.ts';
 import { loadResourceSpecReader } from './settings/resource-spec-reader.ts';

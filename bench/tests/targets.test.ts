@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PollInterval } from '../../src/model.ts';
+import type { PollInterval } from '../../src/wait/poll-schedule.ts';
 import type { BundleSizeResult } from '../bundle-size.ts';
 import { growthOf, type MemoryResult, type PeakMemory, peakAtPoll } from '../memory.ts';
 import { markdownTable } from '../report.ts';

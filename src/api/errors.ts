@@ -465,3 +465,7 @@ function invalidResponseAdvice(ctx: RequestContext, status: number, kind: BodyPr
   if (kind === 'not-json' || kind === 'wrong-shape') return wrongPlaceHint(ctx);
   return '';
 }
+/** The message of anything thrown, for logs and reports (never a stack: users get sentences). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

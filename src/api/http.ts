@@ -14,7 +14,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { DEFAULT_MIN_MASK_LENGTH, DEFAULT_REQUEST_TIMEOUT_MS } from '../settings/defaults.ts';
 import {
   type ApiError,
   describeLocation,
@@ -28,7 +27,7 @@ import {
   transportFailureError,
 } from './errors.ts';
 import { loadSchemas, type Schemas } from './load-schemas.ts';
-import { createRedactor, type Redact } from './redact.ts';
+import { createRedactor, DEFAULT_MIN_MASK_LENGTH, type Redact } from './redact.ts';
 import {
   IDEMPOTENT_METHODS,
   parseRetryAfter,
@@ -53,7 +52,7 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The deadline of one attempt when none is given: the `request-timeout` input's default. */
-export const DEFAULT_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface HttpClientOptions {
   baseUrl: string;
@@ -193,7 +192,7 @@ export class HttpClient {
     // Query and fragment of the input are dropped: endpoint paths are appended to the path.
     this.#baseUrl = `${base.origin}${base.pathname}`.replace(/\/+$/, '');
     this.policy = resolveRetryPolicy(options.retry);
-    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#headers = requestHeaders(options);
     this.#tenantIdSent = Boolean(options.tenantId);
     this.#apiKey = options.apiKey;

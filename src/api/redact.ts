@@ -15,6 +15,12 @@
  * The API key and tokens are always redacted, whatever their length.
  */
 
+/**
+ * `min-mask-length`: secret values shorter than this are not masked or redacted (the default of
+ * google-github-actions/get-secretmanager-secrets).
+ */
+export const DEFAULT_MIN_MASK_LENGTH = 4;
+
 export const REDACTED = '***';
 
 const MAX_PASSES = 10;

@@ -4,7 +4,8 @@
  * Pure functions only: the random source and the current time are parameters, so tests pin
  * them and no test ever waits for a real backoff.
  */
-import { DEFAULT_MAX_RETRIES } from '../settings/defaults.ts';
+/** `max-retries`: retries after the first attempt of a request that failed for a passing reason. */
+export const DEFAULT_MAX_RETRIES = 4;
 
 export interface RetryPolicy {
   /** Retries after the first attempt: a request is sent at most `maxRetries + 1` times. */

@@ -7,8 +7,8 @@
 import { isDeletingStatus } from '../api/enums.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { formatDuration } from '../report/duration.ts';
 import type { CommandReport } from '../report/types.ts';
+import { formatDuration } from '../settings/durations.ts';
 import { type PollOutcome, pollUntil } from '../wait/poll.ts';
 import { plainPollIntervalMs } from '../wait/poll-schedule.ts';
 import type { CommandContext } from './steps/command-context.ts';

@@ -2,9 +2,9 @@
  * `command: deploy` — create the deployment or patch the existing one of that name, then follow
  * the revision this run produced until it is DEPLOYED.
  */
+
+import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { messageOf } from '../error-message.ts';
-import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
 import {
   type DeployPlan,
@@ -13,6 +13,7 @@ import {
   planToJson,
 } from '../rules/deploy-plan.ts';
 import { decideSkip, type SkipDecision } from '../rules/skip.ts';
+import { formatDuration } from '../settings/durations.ts';
 import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
 import { checkListenerServes } from './listener.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';

@@ -7,11 +7,12 @@
  * then waits, with one deadline for all, until each is gone. A re-run is safe: what is gone is no
  * longer listed, and a preview already AWAITING_DELETE is deleted again harmlessly.
  */
+
+import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { messageOf } from '../error-message.ts';
-import { formatDuration } from '../report/duration.ts';
 import type { CommandReport, PruneEntry, PruneReport } from '../report/types.ts';
 import { type PullRequestState, planPrune, pullRequestNumberOf } from '../rules/prune-plan.ts';
+import { formatDuration } from '../settings/durations.ts';
 import { deleteCommand, pollUntilGone } from './delete.ts';
 import type { CommandContext, Logger } from './steps/command-context.ts';
 

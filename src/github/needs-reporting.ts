@@ -3,7 +3,7 @@
  * imports the Octokit-based one (github.ts) only when a run needs it.
  */
 
-import type { CommandName, GitHubReportingSettings } from '../model.ts';
+import type { CommandName, GitHubReportingSettings } from '../settings/inputs.ts';
 import type { GitHubContext } from './context.ts';
 
 /** Commands whose result is worth a PR comment (status is a read: it leaves the comment be). */

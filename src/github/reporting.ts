@@ -5,9 +5,9 @@
  * Nothing here fails a run: every GitHub problem is a warning (see github-api.ts).
  */
 import { getOctokit } from '@actions/github';
-import type { CommandName, GitHubReportingSettings } from '../model.ts';
-import { publishPrComment } from '../report/pr-comment.ts';
 import type { CommandReport } from '../report/types.ts';
+import type { CommandName, GitHubReportingSettings } from '../settings/inputs.ts';
+import { publishPrComment } from './comment.ts';
 import type { GitHubContext } from './context.ts';
 import {
   DESCRIPTION_PREFIX,

@@ -6,8 +6,8 @@
  * whatever the server says. Only fields named here are shown: the report's `token`, `result`
  * and `plan` are for outputs and never reach the summary.
  */
-import type { FieldChange } from '../model.ts';
-import { formatDuration } from './duration.ts';
+import type { FieldChange } from '../rules/deploy-plan.ts';
+import { formatDuration } from '../settings/durations.ts';
 import {
   codeBlock,
   escapeMarkdown,
@@ -20,7 +20,6 @@ import {
   table,
   truncate,
 } from './markdown.ts';
-import { OUTCOME_EMOJI } from './outcome.ts';
 import { formatTimeline } from './timeline.ts';
 import type {
   CommandReport,
@@ -30,6 +29,7 @@ import type {
   RollbackReport,
   SmokeTestReport,
 } from './types.ts';
+import { OUTCOME_EMOJI } from './types.ts';
 
 /** Longest text shown, in code points, per kind of field. */
 export const SUMMARY_LIMITS = {

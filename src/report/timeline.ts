@@ -3,8 +3,9 @@
  * waited. The times are when a poll first saw each status, not when the server entered it (the
  * API gives no such time), and the table says so.
  */
-import type { TimelineEntry } from '../model.ts';
-import { formatDuration } from './duration.ts';
+
+import { formatDuration } from '../settings/durations.ts';
+import type { TimelineEntry } from '../wait/revision.ts';
 import { inlineCode, rawMarkdown, type TableCell, table, truncate } from './markdown.ts';
 
 /** A flapping server could produce one entry per poll: show the start and the end only. */

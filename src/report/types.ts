@@ -5,7 +5,9 @@
  * (CommandName, TimelineEntry, FieldChange) live in ../model.ts.
  */
 
-import type { CommandName, FieldChange, TimelineEntry } from '../model.ts';
+import type { FieldChange } from '../rules/deploy-plan.ts';
+import type { CommandName } from '../settings/inputs.ts';
+import type { TimelineEntry } from '../wait/revision.ts';
 
 /** How the run ended, from the user's point of view. */
 export type Outcome =
@@ -175,3 +177,13 @@ export interface CommandReport {
   startedAt: number;
   endedAt: number;
 }
+
+/** How each outcome looks wherever a person reads it (job summary, PR comment). */
+export const OUTCOME_EMOJI: Record<Outcome, string> = {
+  success: '✅',
+  warning: '⚠️',
+  failure: '❌',
+  timeout: '⏱️',
+  cancelled: '🚫',
+  planned: '📝',
+};

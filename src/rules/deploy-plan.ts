@@ -13,8 +13,15 @@ import type {
   SourceKind,
   SourceRevisionConfig,
 } from '../api/schemas.ts';
-import type { FieldChange } from '../model.ts';
 import { InputError } from '../settings/parse.ts';
+
+/** One field a patch changes (or a dry run would). */
+export interface FieldChange {
+  /** Dotted path, e.g. `source_config.resource_spec.max_scale`. Secrets show names only. */
+  path: string;
+  from: unknown;
+  to: unknown;
+}
 
 export interface DesiredDeployment {
   name?: string;

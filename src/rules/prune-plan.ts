@@ -9,7 +9,7 @@
  * nothing is deleted without a reason that holds.
  */
 import type { Deployment } from '../api/schemas.ts';
-import { formatAge } from '../report/duration.ts';
+import { formatAge } from '../settings/durations.ts';
 
 export type PullRequestState = 'open' | 'closed';
 

@@ -1,10 +1,13 @@
 /**
  * The defaults of the action's inputs, written once. inputs.ts falls back to them when an input
- * is empty, the API client (api/http.ts) uses them when it is built without settings, and
- * test/unit/defaults.test.ts checks that action.yml declares the same values.
- *
- * At the bottom of the house: imports nothing, so any layer may use it.
+ * is empty, and test/unit/defaults.test.ts checks that action.yml declares the same values. The
+ * three the API client also needs when it is built without settings (request timeout, retries,
+ * mask length) are api/'s own constants, read here.
  */
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../api/http.ts';
+import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
+import { DEFAULT_MAX_RETRIES } from '../api/retry-policy.ts';
+import { formatDuration } from './durations.ts';
 
 /**
  * Each input's default as action.yml writes it (durations as text, since the parsers read
@@ -13,11 +16,11 @@
  */
 export const INPUT_DEFAULTS = {
   command: 'deploy',
-  'request-timeout': '30s',
-  'max-retries': 4,
+  'request-timeout': formatDuration(DEFAULT_REQUEST_TIMEOUT_MS),
+  'max-retries': DEFAULT_MAX_RETRIES,
   'allow-insecure-http': false,
   source: 'hosted_repo',
-  'min-mask-length': 4,
+  'min-mask-length': DEFAULT_MIN_MASK_LENGTH,
   'ignore-not-found': true,
   'delete-tracing-project': false,
   'build-logs': 'on-failure',
@@ -34,15 +37,3 @@ export const INPUT_DEFAULTS = {
   'poll-interval': 'auto',
   'dry-run': false,
 } as const;
-
-/** `request-timeout` in milliseconds: the deadline of one attempt of a control-plane request. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-
-/** `max-retries`: retries after the first attempt of a request that failed for a passing reason. */
-export const DEFAULT_MAX_RETRIES: number = INPUT_DEFAULTS['max-retries'];
-
-/**
- * `min-mask-length`: secret values shorter than this are not masked or redacted (the default of
- * google-github-actions/get-secretmanager-secrets).
- */
-export const DEFAULT_MIN_MASK_LENGTH: number = INPUT_DEFAULTS['min-mask-length'];

@@ -7,6 +7,8 @@
  */
 import { isAbsolute, join } from 'node:path';
 import { DEPLOYMENT_TYPES, SOURCE_KINDS } from '../api/enums.ts';
+import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
+import { DEFAULT_MAX_RETRIES } from '../api/retry-policy.ts';
 import type {
   AuthenticateRequest,
   Secret,
@@ -14,10 +16,10 @@ import type {
   SourceKind,
   SourceRevisionConfig,
 } from '../api/schemas.ts';
-import type { CommandName, GitHubReportingSettings, PollInterval } from '../model.ts';
+import type { PollInterval } from '../wait/poll-schedule.ts';
 import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
-import { parseAge } from './age.ts';
-import { DEFAULT_MAX_RETRIES, DEFAULT_MIN_MASK_LENGTH, INPUT_DEFAULTS } from './defaults.ts';
+import { INPUT_DEFAULTS } from './defaults.ts';
+import { parseAge } from './durations.ts';
 import {
   checkHeaderValue,
   InputError,
@@ -36,6 +38,25 @@ import {
   RESERVED_ENV_NAMES,
 } from './parse.ts';
 import { parseResourceSpecInput } from './resource-spec-reader.ts';
+
+/** The `command` input: what the run does. */
+export type CommandName =
+  | 'deploy'
+  | 'redeploy'
+  | 'status'
+  | 'delete'
+  | 'listener'
+  | 'authenticate'
+  | 'prune';
+
+/** The GitHub reporting inputs (`github-token`, `pr-comment`, `github-environment`). */
+export interface GitHubReportingSettings {
+  token?: string;
+  /** The `pr-comment` input. */
+  prComment: boolean;
+  /** The `github-environment` input. */
+  environment?: string;
+}
 
 export const COMMANDS = [
   'deploy',

@@ -1,4 +1,4 @@
-import type { PollInterval } from '../model.ts';
+import type { PollInterval } from '../wait/poll-schedule.ts';
 import { type DurationOptions, parseDuration } from './durations.ts';
 import { InputError } from './input-error.ts';
 

@@ -1,5 +1,5 @@
+import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
 import type { Secret } from '../api/schemas.ts';
-import { DEFAULT_MIN_MASK_LENGTH } from './defaults.ts';
 import { InputError } from './input-error.ts';
 import { findJsonSyntaxProblem } from './json-syntax.ts';
 

@@ -23,8 +23,13 @@
  *   seconds is polled with the same shape.
  */
 
-import type { PollInterval } from '../model.ts';
 import type { PollSchedule } from './poll.ts';
+
+/**
+ * `poll-interval`: a fixed time between reads, or `auto` (poll-schedule.ts) with its time unit
+ * (1 s; the loopback floor against a loopback api-url).
+ */
+export type PollInterval = { kind: 'fixed'; ms: number } | { kind: 'auto'; unitMs: number };
 
 /** The fields of a revision the schedule reads. */
 export interface RevisionTimes {

@@ -5,10 +5,23 @@
  * Memory stays flat: only the last revision read and the timeline (one entry per status change)
  * are kept.
  */
-import type { Revision } from '../api/schemas.ts';
-import type { TimelineEntry } from '../model.ts';
 import type { Clock } from './clock.ts';
-import { type PollOutcome, type PollSchedule, pollUntil } from './poll.ts';
+import { type PollOptions, type PollOutcome, pollUntil } from './poll.ts';
+
+/** One status of a revision as the action observed it (first seen at a poll). */
+/** What the wait reads of a revision (the API's Revision, and any shape with these fields). */
+export interface RevisionSeen {
+  status: string;
+  status_message?: string | null | undefined;
+}
+
+export interface TimelineEntry {
+  status: string;
+  /** Epoch ms when a poll first saw this status. */
+  startedAt: number;
+  /** How long the status lasted as observed, up to the next status or the end of the wait. */
+  durationMs: number;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Statuses
@@ -58,37 +71,17 @@ export function classifyRevisionStatus(status: string): RevisionStatusClass {
 // Options and outcomes
 // ---------------------------------------------------------------------------------------------
 
-export interface WaitForRevisionOptions {
+/**
+ * The poll loop's options (poll.ts; `initial` is a revision the caller just received), without
+ * the condition, which is the revision's status here.
+ */
+export interface WaitForRevisionOptions<R extends RevisionSeen>
+  extends Omit<PollOptions<R>, 'isDone' | 'onValue'> {
   /**
-   * One read of the revision. Must honour `signal` (aborted on cancellation, and when the wait's
-   * time is up); the wait stops waiting for it either way. `retryDeadline` (on `clock`): a retry
-   * that would start after it is pointless, since the wait will have ended.
-   */
-  readRevision(signal: AbortSignal, retryDeadline: number): Promise<Revision>;
-  clock: Clock;
-  /** Time between the starts of two reads (> 0), or a schedule asked after each read. */
-  pollIntervalMs: number | PollSchedule<Revision>;
-  /** How long to wait from the start, >= 0 (0: a single read). */
-  waitTimeoutMs: number;
-  /** Cancellation (e.g. the runner cancelling the job). */
-  signal?: AbortSignal;
-  /**
-   * Called when a read (or `initialRevision`) shows a status not seen just before; `entry` has
+   * Called when a read (or `initial`) shows a status not seen just before; `entry` has
    * durationMs 0, `previous` is the entry it replaces with its final duration. For logging.
    */
-  onStatusChange?(entry: TimelineEntry, revision: Revision, previous?: TimelineEntry): void;
-  /**
-   * Whether a failed read is worth another try at the next poll (the client has already retried
-   * it). Default: no error is, so a failed read ends the wait as 'error'.
-   */
-  isTransientError?(error: unknown): boolean;
-  /** A revision the caller just received: its status counts as the first observation. */
-  initialRevision?: Revision;
-  /**
-   * How long after the deadline a read may still run (the final read at the deadline, or one
-   * in flight there) before it is stopped. Default poll.ts's DEFAULT_WAIT_OVERRUN_MS.
-   */
-  overrunMs?: number;
+  onStatusChange?(entry: TimelineEntry, revision: R, previous?: TimelineEntry): void;
   /** How long INTERRUPTED must last to end the wait as a failure. Default INTERRUPTED_GRACE_MS. */
   interruptedGraceMs?: number;
 }
@@ -98,33 +91,33 @@ interface WaitOutcomeBase {
   timeline: TimelineEntry[];
   /** From the start of the wait to its end. */
   elapsedMs: number;
-  /** Reads attempted (initialRevision is not a read). */
+  /** Reads attempted (`initial` is not a read). */
   reads: number;
   /** Reads that failed, transient or not. */
   failedReads: number;
 }
 
-export interface RevisionDeployed extends WaitOutcomeBase {
+export interface RevisionDeployed<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'deployed';
-  revision: Revision;
+  revision: R;
 }
 
-export interface RevisionFailed extends WaitOutcomeBase {
+export interface RevisionFailed<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'failed';
-  revision: Revision;
+  revision: R;
   status: FailedRevisionStatus;
   statusMessage?: string;
 }
 
-export interface RevisionSkipped extends WaitOutcomeBase {
+export interface RevisionSkipped<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'skipped';
-  revision: Revision;
+  revision: R;
 }
 
-export interface WaitTimedOut extends WaitOutcomeBase {
+export interface WaitTimedOut<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'timeout';
   /** The last revision read; absent when no read ever succeeded. */
-  revision?: Revision;
+  revision?: R;
   lastStatus?: string;
   /** The error of the last read, when that read failed (transiently): "the last read failed". */
   lastError?: unknown;
@@ -132,33 +125,34 @@ export interface WaitTimedOut extends WaitOutcomeBase {
   readStopped?: boolean;
 }
 
-export interface WaitCancelled extends WaitOutcomeBase {
+export interface WaitCancelled<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'cancelled';
-  revision?: Revision;
+  revision?: R;
   /** The abort reason of the signal. */
   reason: unknown;
 }
 
-export interface WaitReadError extends WaitOutcomeBase {
+export interface WaitReadError<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'error';
-  revision?: Revision;
+  revision?: R;
   /** The non-transient error that ended the wait. */
   error: unknown;
 }
 
-export type WaitOutcome =
-  | RevisionDeployed
-  | RevisionFailed
-  | RevisionSkipped
-  | WaitTimedOut
-  | WaitCancelled
-  | WaitReadError;
+export type WaitOutcome<R extends RevisionSeen> =
+  | RevisionDeployed<R>
+  | RevisionFailed<R>
+  | RevisionSkipped<R>
+  | WaitTimedOut<R>
+  | WaitCancelled<R>
+  | WaitReadError<R>;
 
-type OutcomeWithoutBase = WaitOutcome extends infer O
-  ? O extends WaitOutcome
-    ? Omit<O, keyof WaitOutcomeBase>
-    : never
-  : never;
+type OutcomeWithoutBase<R extends RevisionSeen> =
+  WaitOutcome<R> extends infer O
+    ? O extends WaitOutcome<R>
+      ? Omit<O, keyof WaitOutcomeBase>
+      : never
+    : never;
 
 // ---------------------------------------------------------------------------------------------
 // The wait
@@ -169,13 +163,15 @@ type OutcomeWithoutBase = WaitOutcome extends infer O
  * a read fails for good. Every ending is an outcome; it rejects only when the options are invalid
  * or `onStatusChange` throws.
  */
-export async function waitForRevision(options: WaitForRevisionOptions): Promise<WaitOutcome> {
-  const timeline = new TimelineRecorder(options.onStatusChange);
+export async function waitForRevision<R extends RevisionSeen>(
+  options: WaitForRevisionOptions<R>,
+): Promise<WaitOutcome<R>> {
+  const timeline = new TimelineRecorder<R>(options.onStatusChange);
   const graceMs = options.interruptedGraceMs ?? INTERRUPTED_GRACE_MS;
   // When the revision was first seen INTERRUPTED without a status in between.
   let interruptedSince: number | undefined;
-  const polled = await pollUntil<Revision>({
-    read: options.readRevision,
+  const polled = await pollUntil<R>({
+    ...options,
     isDone: (revision) => {
       if (revision.status !== 'INTERRUPTED') return settledOutcome(revision) !== undefined;
       return options.clock.now() - (interruptedSince ?? options.clock.now()) >= graceMs;
@@ -185,14 +181,8 @@ export async function waitForRevision(options: WaitForRevisionOptions): Promise<
       interruptedSince =
         revision.status === 'INTERRUPTED' ? (interruptedSince ?? seenAt) : undefined;
     },
-    clock: options.clock,
-    pollIntervalMs: options.pollIntervalMs,
-    waitTimeoutMs: options.waitTimeoutMs,
-    signal: options.signal,
-    isTransientError: options.isTransientError,
-    initial: options.initialRevision,
-    overrunMs: options.overrunMs,
   });
+
   const base: WaitOutcomeBase = {
     timeline: timeline.finish(polled.endedAt),
     elapsedMs: polled.endedAt - polled.startedAt,
@@ -202,7 +192,7 @@ export async function waitForRevision(options: WaitForRevisionOptions): Promise<
   return { ...revisionOutcome(polled), ...base };
 }
 
-function revisionOutcome(polled: PollOutcome<Revision>): OutcomeWithoutBase {
+function revisionOutcome<R extends RevisionSeen>(polled: PollOutcome<R>): OutcomeWithoutBase<R> {
   const revision = polled.value;
   switch (polled.kind) {
     case 'done': {
@@ -225,7 +215,7 @@ function revisionOutcome(polled: PollOutcome<Revision>): OutcomeWithoutBase {
   }
 }
 
-function settledOutcome(revision: Revision): OutcomeWithoutBase | undefined {
+function settledOutcome<R extends RevisionSeen>(revision: R): OutcomeWithoutBase<R> | undefined {
   const status = revision.status;
   switch (classifyRevisionStatus(status)) {
     case 'deployed':
@@ -252,15 +242,15 @@ function settledOutcome(revision: Revision): OutcomeWithoutBase | undefined {
 // ---------------------------------------------------------------------------------------------
 
 /** The statuses seen, one entry per change; durations are filled in when the next one starts. */
-class TimelineRecorder {
+class TimelineRecorder<R extends RevisionSeen> {
   readonly #entries: TimelineEntry[] = [];
-  readonly #onStatusChange: WaitForRevisionOptions['onStatusChange'];
+  readonly #onStatusChange: WaitForRevisionOptions<R>['onStatusChange'];
 
-  constructor(onStatusChange: WaitForRevisionOptions['onStatusChange']) {
+  constructor(onStatusChange: WaitForRevisionOptions<R>['onStatusChange']) {
     this.#onStatusChange = onStatusChange;
   }
 
-  observe(revision: Revision, at: number): void {
+  observe(revision: R, at: number): void {
     const current = this.#entries.at(-1);
     if (current?.status === revision.status) return;
     if (current) current.durationMs = at - current.startedAt;

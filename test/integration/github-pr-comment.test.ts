@@ -1,8 +1,9 @@
 import { getOctokit } from '@actions/github';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/api/redact.ts';
+import { publishPrComment, upsertPrComment } from '../../src/github/comment.ts';
 import type { GitHubContext } from '../../src/github/context.ts';
-import { prCommentMarker, publishPrComment, upsertPrComment } from '../../src/report/pr-comment.ts';
+import { prCommentMarker } from '../../src/report/pr-comment.ts';
 import type { CommandReport } from '../../src/report/types.ts';
 import {
   FAKE_GITHUB_TOKEN,

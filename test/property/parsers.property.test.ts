@@ -6,9 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { type ResourceSpec, ResourceSpecSchema, SecretSchema } from '../../src/api/schemas.ts';
-import { formatDuration } from '../../src/report/duration.ts';
 import { parseBoolean } from '../../src/settings/boolean.ts';
-import { parseDuration } from '../../src/settings/durations.ts';
+import { formatDuration, parseDuration } from '../../src/settings/durations.ts';
 import { InputError } from '../../src/settings/input-error.ts';
 import {
   MAX_DEPLOYMENT_NAME_LENGTH,

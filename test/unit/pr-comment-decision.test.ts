@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { type CommentSummary, findStickyComment, shouldComment } from '../../src/github/comment.ts';
 import type { GitHubContext } from '../../src/github/context.ts';
-import {
-  type CommentSummary,
-  findStickyComment,
-  prCommentMarker,
-  shouldComment,
-} from '../../src/report/pr-comment.ts';
+import { prCommentMarker } from '../../src/report/pr-comment.ts';
 
 type DecisionContext = Pick<GitHubContext, 'eventName' | 'pullRequest' | 'owner' | 'repo'>;
 

@@ -4,11 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/api/schemas.ts';
-import { formatAge } from '../../src/report/duration.ts';
 import { outputsOf } from '../../src/report/outputs.ts';
 import type { CommandReport } from '../../src/report/types.ts';
 import { planPrune, pullRequestNumberOf } from '../../src/rules/prune-plan.ts';
-import { parseAge } from '../../src/settings/age.ts';
+import { formatAge, parseAge } from '../../src/settings/durations.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
 import { InputError, InputErrors } from '../../src/settings/parse.ts';
 

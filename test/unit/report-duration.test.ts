@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration } from '../../src/report/duration.ts';
-import { parseDuration } from '../../src/settings/durations.ts';
+import { formatDuration, parseDuration } from '../../src/settings/durations.ts';
 
 describe('formatDuration', () => {
   it.each([

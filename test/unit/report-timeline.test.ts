@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineEntry } from '../../src/model.ts';
 import { formatClockTime, formatTimeline, MAX_TIMELINE_ROWS } from '../../src/report/timeline.ts';
+import type { TimelineEntry } from '../../src/wait/revision.ts';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 

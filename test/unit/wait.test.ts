@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Revision } from '../../src/api/schemas.ts';
-import type { TimelineEntry } from '../../src/model.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, WaitDeadlineReached } from '../../src/wait/poll.ts';
+import type { TimelineEntry } from '../../src/wait/revision.ts';
 import {
   classifyRevisionStatus,
   FAILED_REVISION_STATUSES,
@@ -49,8 +49,9 @@ function revision(status: string, statusMessage?: string): Revision {
 
 function wait(
   clock: FakeClock,
-  options: Partial<WaitForRevisionOptions> & Pick<WaitForRevisionOptions, 'readRevision'>,
-): Promise<WaitOutcome> {
+  options: Partial<WaitForRevisionOptions<Revision>> &
+    Pick<WaitForRevisionOptions<Revision>, 'read'>,
+): Promise<WaitOutcome<Revision>> {
   return clock.run(
     waitForRevision({ clock, pollIntervalMs: 10 * SECOND, waitTimeoutMs: 30 * MINUTE, ...options }),
   );
@@ -77,7 +78,7 @@ describe('waitForRevision: timing contract', () => {
     const start = clock.now();
     const server = scriptedServer(clock, HAPPY_PATH_15_MIN);
 
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
 
     expect(outcome.kind).toBe('deployed');
     expect(outcome.reads).toBe(91);
@@ -104,7 +105,7 @@ describe('waitForRevision: timing contract', () => {
         [0, 'BUILDING'],
         [changeAt, 'DEPLOYED'],
       ]);
-      const outcome = await wait(clock, { readRevision: server.read });
+      const outcome = await wait(clock, { read: server.read });
       expect(outcome.kind).toBe('deployed');
       expect(outcome.elapsedMs).toBeGreaterThanOrEqual(changeAt);
       expect(outcome.elapsedMs - changeAt).toBeLessThanOrEqual(10 * SECOND);
@@ -114,7 +115,7 @@ describe('waitForRevision: timing contract', () => {
   it('reads once, at once, when the first answer is final', async () => {
     const clock = new FakeClock();
     const server = scriptedServer(clock, [[0, 'DEPLOYED']]);
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(outcome).toMatchObject({ kind: 'deployed', reads: 1, elapsedMs: 0 });
     // Only the time-up timer, cleared as the wait ended.
     expect(clock.sleeps).toEqual([30 * MINUTE + DEFAULT_WAIT_OVERRUN_MS]);
@@ -131,7 +132,7 @@ describe('waitForRevision: timing contract', () => {
       ],
       { latencyMs: 4 * SECOND },
     );
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(server.readTimes).toEqual([0, 10, 20, 30].map((s) => s * SECOND));
     expect(outcome).toMatchObject({ kind: 'deployed', reads: 4, elapsedMs: 34 * SECOND });
   });
@@ -146,7 +147,7 @@ describe('waitForRevision: timing contract', () => {
       ],
       { latencyMs: 15 * SECOND },
     );
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(server.readTimes).toEqual([0, 15, 30].map((s) => s * SECOND));
     expect(outcome).toMatchObject({ kind: 'deployed', reads: 3, elapsedMs: 45 * SECOND });
   });
@@ -156,7 +157,7 @@ describe('waitForRevision: timing contract', () => {
     const start = clock.now();
     const server = scriptedServer(clock, [[0, 'BUILDING']]);
     const outcome = await wait(clock, {
-      readRevision: server.read,
+      read: server.read,
       pollIntervalMs: 25 * SECOND,
       waitTimeoutMs: 60 * SECOND,
     });
@@ -185,7 +186,7 @@ describe('waitForRevision: timing contract', () => {
       [60 * SECOND, 'DEPLOYED'],
     ]);
     const outcome = await wait(clock, {
-      readRevision: server.read,
+      read: server.read,
       pollIntervalMs: 25 * SECOND,
       waitTimeoutMs: 60 * SECOND,
     });
@@ -195,7 +196,7 @@ describe('waitForRevision: timing contract', () => {
   it('with a zero timeout, reads exactly once', async () => {
     const clock = new FakeClock();
     const server = scriptedServer(clock, [[0, 'QUEUED']]);
-    const outcome = await wait(clock, { readRevision: server.read, waitTimeoutMs: 0 });
+    const outcome = await wait(clock, { read: server.read, waitTimeoutMs: 0 });
     expect(outcome).toMatchObject({ kind: 'timeout', reads: 1, lastStatus: 'QUEUED' });
   });
 
@@ -203,7 +204,7 @@ describe('waitForRevision: timing contract', () => {
     const clock = new FakeClock();
     const server = scriptedServer(clock, [[0, 'BUILDING']], { latencyMs: 8 * SECOND });
     const outcome = await wait(clock, {
-      readRevision: server.read,
+      read: server.read,
       pollIntervalMs: 10 * SECOND,
       waitTimeoutMs: 25 * SECOND,
     });
@@ -217,11 +218,11 @@ describe('waitForRevision: timing contract', () => {
     const readRevision = async () => revision('BUILDING');
     for (const pollIntervalMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       await expect(
-        waitForRevision({ clock, readRevision, pollIntervalMs, waitTimeoutMs: 1000 }),
+        waitForRevision({ clock, read: readRevision, pollIntervalMs, waitTimeoutMs: 1000 }),
       ).rejects.toThrow(RangeError);
     }
     await expect(
-      waitForRevision({ clock, readRevision, pollIntervalMs: 1000, waitTimeoutMs: -1 }),
+      waitForRevision({ clock, read: readRevision, pollIntervalMs: 1000, waitTimeoutMs: -1 }),
     ).rejects.toThrow(RangeError);
   });
 });
@@ -239,7 +240,7 @@ describe('waitForRevision: outcomes', () => {
         ],
         { statusMessage: 'npm ci exited with 1' },
       );
-      const outcome = await wait(clock, { readRevision: server.read });
+      const outcome = await wait(clock, { read: server.read });
       expect(outcome).toMatchObject({
         kind: 'failed',
         status,
@@ -258,7 +259,7 @@ describe('waitForRevision: outcomes', () => {
       [90 * SECOND, 'BUILDING'],
       [150 * SECOND, 'DEPLOYED'],
     ]);
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(outcome.kind).toBe('deployed');
     expect(outcome.timeline.map((entry) => entry.status)).toEqual([
       'BUILDING',
@@ -279,7 +280,7 @@ describe('waitForRevision: outcomes', () => {
       ],
       { statusMessage: 'stopped by a user' },
     );
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(outcome).toMatchObject({
       kind: 'failed',
       status: 'INTERRUPTED',
@@ -295,7 +296,7 @@ describe('waitForRevision: outcomes', () => {
       [0, 'BUILDING'],
       [30 * SECOND, 'INTERRUPTED'],
     ]);
-    const outcome = await wait(clock, { readRevision: server.read, waitTimeoutMs: MINUTE });
+    const outcome = await wait(clock, { read: server.read, waitTimeoutMs: MINUTE });
     expect(outcome).toMatchObject({ kind: 'failed', status: 'INTERRUPTED', elapsedMs: MINUTE });
   });
 
@@ -307,7 +308,7 @@ describe('waitForRevision: outcomes', () => {
       [100 * SECOND, 'BUILDING'],
       [110 * SECOND, 'INTERRUPTED'],
     ]);
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(outcome.kind).toBe('failed');
     expect(clock.now() - start).toBe(110 * SECOND + INTERRUPTED_GRACE_MS);
   });
@@ -315,7 +316,7 @@ describe('waitForRevision: outcomes', () => {
   it('ends as failed without a status message when the server sends none', async () => {
     const clock = new FakeClock();
     const server = scriptedServer(clock, [[0, 'BUILD_FAILED']]);
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(outcome.kind).toBe('failed');
     expect('statusMessage' in outcome).toBe(false);
   });
@@ -326,7 +327,7 @@ describe('waitForRevision: outcomes', () => {
       [0, 'QUEUED'],
       [5 * SECOND, 'SKIPPED'],
     ]);
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(outcome).toMatchObject({ kind: 'skipped', reads: 2 });
   });
 
@@ -341,7 +342,7 @@ describe('waitForRevision: outcomes', () => {
       [40 * SECOND, 'ROLLBACK_FAILED'], // not a failure this action knows
       [50 * SECOND, 'DEPLOYED'],
     ]);
-    const outcome = await wait(clock, { readRevision: server.read });
+    const outcome = await wait(clock, { read: server.read });
     expect(outcome.kind).toBe('deployed');
     expect(timelineOf(outcome.timeline, start).map(([status]) => status)).toEqual([
       'BUILDING',
@@ -366,7 +367,7 @@ describe('waitForRevision: read errors', () => {
     const outcome = await wait(clock, {
       waitTimeoutMs: 30 * SECOND,
       isTransientError: (error) => failures.includes(error as Error),
-      readRevision: async () => {
+      read: async () => {
         reads += 1;
         if (reads === 1) return revision('BUILDING');
         throw failures[Math.min(reads - 2, 1)];
@@ -388,7 +389,7 @@ describe('waitForRevision: read errors', () => {
     const outcome = await wait(clock, {
       waitTimeoutMs: 20 * SECOND,
       isTransientError,
-      readRevision: async () => {
+      read: async () => {
         const answer = answers.shift();
         if (answer instanceof Error) throw answer;
         if (!answer) throw new Error('read too often');
@@ -404,7 +405,7 @@ describe('waitForRevision: read errors', () => {
     const outcome = await wait(clock, {
       waitTimeoutMs: 20 * SECOND,
       isTransientError,
-      readRevision: async () => {
+      read: async () => {
         throw transient;
       },
     });
@@ -419,7 +420,7 @@ describe('waitForRevision: read errors', () => {
     const answers: (Revision | Error)[] = [revision('BUILDING'), transient, revision('DEPLOYED')];
     const outcome = await wait(clock, {
       isTransientError,
-      readRevision: async () => {
+      read: async () => {
         const answer = answers.shift();
         if (answer instanceof Error) throw answer;
         if (!answer) throw new Error('read too often');
@@ -434,7 +435,7 @@ describe('waitForRevision: read errors', () => {
     let reads = 0;
     const outcome = await wait(clock, {
       isTransientError,
-      readRevision: async () => {
+      read: async () => {
         reads += 1;
         if (reads < 3) return revision('BUILDING');
         throw fatal;
@@ -448,7 +449,7 @@ describe('waitForRevision: read errors', () => {
   it('treats every error as final when no isTransientError is given', async () => {
     const clock = new FakeClock();
     const outcome = await wait(clock, {
-      readRevision: async () => {
+      read: async () => {
         throw transient;
       },
     });
@@ -458,7 +459,7 @@ describe('waitForRevision: read errors', () => {
   it('treats a read that throws synchronously as a failed read', async () => {
     const clock = new FakeClock();
     const outcome = await wait(clock, {
-      readRevision: () => {
+      read: () => {
         throw fatal;
       },
     });
@@ -473,7 +474,7 @@ describe('waitForRevision: cancellation', () => {
     const server = scriptedServer(clock, [[0, 'BUILDING']]);
     const waiting = waitForRevision({
       clock,
-      readRevision: server.read,
+      read: server.read,
       pollIntervalMs: 10 * SECOND,
       waitTimeoutMs: 30 * MINUTE,
       signal: controller.signal,
@@ -503,7 +504,7 @@ describe('waitForRevision: cancellation', () => {
       pollIntervalMs: 10 * SECOND,
       waitTimeoutMs: 30 * MINUTE,
       signal: controller.signal,
-      readRevision: (signal) => {
+      read: (signal) => {
         reads += 1;
         if (reads === 1) return Promise.resolve(revision('BUILDING'));
         readSignal = signal;
@@ -529,7 +530,7 @@ describe('waitForRevision: cancellation', () => {
       waitTimeoutMs: MINUTE,
       signal: controller.signal,
       isTransientError: () => false,
-      readRevision: (signal) =>
+      read: (signal) =>
         new Promise<Revision>((_, reject) => {
           signal.addEventListener('abort', () => reject(new Error('request aborted')));
         }),
@@ -544,7 +545,7 @@ describe('waitForRevision: cancellation', () => {
     let reads = 0;
     const outcome = await wait(clock, {
       signal: AbortSignal.abort(),
-      readRevision: async () => {
+      read: async () => {
         reads += 1;
         return revision('BUILDING');
       },
@@ -559,8 +560,8 @@ describe('waitForRevision: initial revision', () => {
     const clock = new FakeClock();
     let reads = 0;
     const outcome = await wait(clock, {
-      initialRevision: revision('DEPLOYED'),
-      readRevision: async () => {
+      initial: revision('DEPLOYED'),
+      read: async () => {
         reads += 1;
         return revision('DEPLOYED');
       },
@@ -580,8 +581,8 @@ describe('waitForRevision: initial revision', () => {
       [10 * SECOND, 'DEPLOYED'],
     ]);
     const outcome = await wait(clock, {
-      initialRevision: revision('CREATING'),
-      readRevision: server.read,
+      initial: revision('CREATING'),
+      read: server.read,
     });
     expect(server.readTimes).toEqual([10 * SECOND]);
     expect(outcome.kind).toBe('deployed');
@@ -603,7 +604,7 @@ describe('waitForRevision: status changes and memory', () => {
     ]);
     const changes: [string, number, string | undefined, number | undefined][] = [];
     await wait(clock, {
-      readRevision: server.read,
+      read: server.read,
       onStatusChange: (entry, rev, previous) => {
         expect(rev.status).toBe(entry.status);
         changes.push([
@@ -628,7 +629,7 @@ describe('waitForRevision: status changes and memory', () => {
     const outcome = await wait(clock, {
       pollIntervalMs: SECOND,
       waitTimeoutMs: 10_000 * SECOND,
-      readRevision: async () => {
+      read: async () => {
         reads += 1;
         // A fresh, large object every time: none of them may be kept but the last.
         const payload = 'x'.repeat(1000);
@@ -651,11 +652,11 @@ describe('waitForRevision: status changes and memory', () => {
   it('returns timeline copies that later waits cannot change', async () => {
     const clock = new FakeClock();
     const server = scriptedServer(clock, [[0, 'DEPLOYED']]);
-    const first = await wait(clock, { readRevision: server.read });
+    const first = await wait(clock, { read: server.read });
     const entry = first.timeline[0];
     if (!entry) throw new Error('no timeline');
     entry.durationMs = 42;
-    const again = await wait(clock, { readRevision: server.read });
+    const again = await wait(clock, { read: server.read });
     expect(again.timeline[0]?.durationMs).toBe(0);
   });
 });
@@ -706,7 +707,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
     let reads = 0;
     const outcome = await wait(clock, {
       waitTimeoutMs: 30 * SECOND,
-      readRevision: async (signal) => {
+      read: async (signal) => {
         reads += 1;
         if (reads === 1) return revision('BUILDING');
         try {
@@ -736,7 +737,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
     const outcome = await wait(clock, {
       waitTimeoutMs: 20 * SECOND,
       overrunMs: 2 * SECOND,
-      readRevision: () => new Promise<Revision>(() => {}),
+      read: () => new Promise<Revision>(() => {}),
     });
     expect(outcome).toMatchObject({ kind: 'timeout', readStopped: true, elapsedMs: 22 * SECOND });
   });
@@ -749,7 +750,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
       waitTimeoutMs: 30 * SECOND,
       isTransientError: () => true,
       // Like a client that retries 503s with Retry-After: 60 and ignores the deadline it is told.
-      readRevision: async (signal, retryDeadline) => {
+      read: async (signal, retryDeadline) => {
         retryDeadlines.push(retryDeadline - start);
         for (let attempt = 1; attempt <= 5; attempt++) {
           await clock.sleep(100, signal);
@@ -774,7 +775,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
     const outcome = await wait(clock, {
       pollIntervalMs: 10 * SECOND,
       waitTimeoutMs: 25 * SECOND,
-      readRevision: (signal, retryDeadline) => {
+      read: (signal, retryDeadline) => {
         retryDeadlines.push(retryDeadline - start);
         return server.read(signal);
       },
@@ -795,7 +796,7 @@ describe('waitForRevision: wait-timeout bounds the whole wait', () => {
       { latencyMs: 8 * SECOND },
     );
     const outcome = await wait(clock, {
-      readRevision: server.read,
+      read: server.read,
       pollIntervalMs: 10 * SECOND,
       waitTimeoutMs: 25 * SECOND,
     });

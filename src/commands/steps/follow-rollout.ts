@@ -3,16 +3,15 @@
  * (or not), then writes the outcome, the timeline and a human reason and next step into the report.
  */
 import type { ControlPlaneClient, RateLimits } from '../../api/client.ts';
-import { ApiError } from '../../api/errors.ts';
+import { ApiError, messageOf } from '../../api/errors.ts';
 import type { Deployment, Revision } from '../../api/schemas.ts';
-import { messageOf } from '../../error-message.ts';
-import type { TimelineEntry } from '../../model.ts';
-import { formatDuration } from '../../report/duration.ts';
 import { logSafe } from '../../report/log-text.ts';
 import { productionAfterFailure } from '../../rules/production.ts';
+import { formatDuration } from '../../settings/durations.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from '../../wait/poll.ts';
 import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../../wait/poll-schedule.ts';
 import { readAfterWrite } from '../../wait/read-after-write.ts';
+import type { TimelineEntry } from '../../wait/revision.ts';
 import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
@@ -79,7 +78,7 @@ export async function followRevision(
   );
   const outcome = await log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, () =>
     waitForRevision({
-      readRevision: polling.pacer
+      read: polling.pacer
         ? slowedOnRateLimits(ctx.client, polling.pacer, readRevision)
         : readRevision,
       clock: ctx.clock,
@@ -212,7 +211,7 @@ export async function smokeTestIfAsked(ctx: CommandContext): Promise<void> {
 
 function explainOutcome(
   ctx: CommandContext,
-  outcome: WaitOutcome,
+  outcome: WaitOutcome<Revision>,
   revisionId: string,
   deploymentRead: boolean,
 ): void {

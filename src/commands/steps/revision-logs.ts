@@ -6,8 +6,8 @@
  * own). A server without the endpoints, or a failed read, never changes the step's outcome.
  */
 import type { ControlPlaneClient, LogKind } from '../../api/client.ts';
+import { messageOf } from '../../api/errors.ts';
 import type { LogLine, LogPage } from '../../api/schemas.ts';
-import { messageOf } from '../../error-message.ts';
 import type { FailureLogReport } from '../../report/types.ts';
 import type { CommandContext, Logger } from './command-context.ts';
 

@@ -3,12 +3,11 @@
  * test, redeploy the revision that was active before the run and wait for it, so production is
  * back on what served before. The step still fails (the release was bad), and says what serves.
  */
-import { ApiError } from '../../api/errors.ts';
-import type { Deployment } from '../../api/schemas.ts';
-import { messageOf } from '../../error-message.ts';
-import { formatDuration } from '../../report/duration.ts';
+import { ApiError, messageOf } from '../../api/errors.ts';
+import type { Deployment, Revision } from '../../api/schemas.ts';
 import { logSafe } from '../../report/log-text.ts';
 import type { RollbackReport } from '../../report/types.ts';
+import { formatDuration } from '../../settings/durations.ts';
 import { revisionPolling } from '../../wait/poll-schedule.ts';
 import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
@@ -92,7 +91,7 @@ export async function rollBackIfAsked(ctx: CommandContext, point: RollbackPoint)
     ctx.client.getRevision(point.deploymentId, produced, { signal });
   const outcome = await ctx.log.group(`Waiting for revision ${produced} to be DEPLOYED`, () =>
     waitForRevision({
-      readRevision: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
+      read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
       clock: ctx.clock,
       pollIntervalMs: polling.pollIntervalMs,
       waitTimeoutMs: settings.waitTimeoutMs,
@@ -134,7 +133,7 @@ export async function rollBackIfAsked(ctx: CommandContext, point: RollbackPoint)
 }
 
 function rollbackText(
-  outcome: Exclude<WaitOutcome, { kind: 'cancelled' }>,
+  outcome: Exclude<WaitOutcome<Revision>, { kind: 'cancelled' }>,
   previous: string,
   as: string,
   waitTimeoutMs: number,

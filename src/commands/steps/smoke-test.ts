@@ -4,12 +4,11 @@
  * within `smoke-test-timeout`. The run goes through the control-plane client's connection pool
  * (its proxies, its send), and the deadline is kept on the context's Clock.
  */
-import { RunStreamError } from '../../api/errors.ts';
-import { messageOf } from '../../error-message.ts';
-import { formatDuration } from '../../report/duration.ts';
+import { messageOf, RunStreamError } from '../../api/errors.ts';
 import { logSafe } from '../../report/log-text.ts';
 import type { SmokeTestReport } from '../../report/types.ts';
 import { ROLLBACK_HOW } from '../../rules/production.ts';
+import { formatDuration } from '../../settings/durations.ts';
 import { keyTransportProblem } from '../../settings/parse.ts';
 import { TimeUp } from '../../wait/poll.ts';
 import type { CommandContext } from './command-context.ts';

@@ -1,0 +1,721 @@
+export const id = 436;
+export const ids = [436];
+export const modules = {
+
+/***/ 6702:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ describeGitHubFailure)
+/* harmony export */ });
+/* harmony import */ var _report_log_text_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9018);
+
+const MAX_SERVER_MESSAGE = 200;
+/**
+ * @param action what was being done, e.g. "update the PR comment"
+ * @param permission the workflow permission that allows it, e.g. "pull-requests: write"
+ */
+function describeGitHubFailure(error, action, permission) {
+    const shape = typeof error === 'object' && error !== null ? error : {};
+    const status = typeof shape.status === 'number' ? shape.status : undefined;
+    const headers = shape.response?.headers ?? {};
+    const detail = serverMessage(shape.message);
+    const could = `Could not ${action}`;
+    if (shape.response === undefined) {
+        return { kind: 'network', message: `${could}: the GitHub API was unreachable (${detail}).` };
+    }
+    if (isRateLimited(status, headers, detail)) {
+        return {
+            kind: 'rate-limit',
+            status,
+            message: `${could}: the GitHub API rate limit was hit${resetHint(headers)}. Skipped; the deploy itself is not affected.`,
+        };
+    }
+    if (status === 401) {
+        return {
+            kind: 'unauthorized',
+            status,
+            message: `${could}: GitHub rejected the token (401). Check the \`github-token\` input.`,
+        };
+    }
+    if (status === 403) {
+        return {
+            kind: 'permission',
+            status,
+            message: `${could}: the token lacks permission (403: ${detail}). Add \`${permission}\` to the workflow's \`permissions:\`.`,
+        };
+    }
+    if (status === 404) {
+        // GitHub answers 404 rather than 403 when the token cannot see the resource at all.
+        return {
+            kind: 'not-found',
+            status,
+            message: `${could}: GitHub answered 404 (${detail}). The token cannot see it: add \`${permission}\` to the workflow's \`permissions:\`.`,
+        };
+    }
+    if (status !== undefined && status >= 500) {
+        return {
+            kind: 'server',
+            status,
+            message: `${could}: GitHub answered ${status} (${detail}). Skipped.`,
+        };
+    }
+    return {
+        kind: 'rejected',
+        status,
+        message: `${could}: GitHub answered ${status ?? 'an error'} (${detail}).`,
+    };
+}
+function isRateLimited(status, headers, detail) {
+    if (status === 429)
+        return true;
+    if (status !== 403)
+        return false;
+    // Primary limit: remaining 0. Secondary limit: a retry-after header or the words in the message.
+    return (String(headers['x-ratelimit-remaining']) === '0' ||
+        headers['retry-after'] !== undefined ||
+        /rate limit/i.test(detail));
+}
+function resetHint(headers) {
+    const retryAfter = Number(headers['retry-after']);
+    if (Number.isFinite(retryAfter) && retryAfter > 0)
+        return ` (retry after ${retryAfter}s)`;
+    const reset = Number(headers['x-ratelimit-reset']);
+    if (Number.isFinite(reset) && reset > 0) {
+        return ` (resets at ${new Date(reset * 1000).toISOString()})`;
+    }
+    return '';
+}
+/** GitHub's error text (or a network error's), one line, bounded and safe to print. */
+function serverMessage(message) {
+    const text = typeof message === 'string' && message.trim() !== '' ? message : 'no message';
+    return (0,_report_log_text_js__WEBPACK_IMPORTED_MODULE_0__/* .logSafe */ .sN)(text.replace(/\s+/g, ' ').trim(), MAX_SERVER_MESSAGE);
+}
+
+
+/***/ }),
+
+/***/ 9436:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  GitHubReporting: () => (/* binding */ GitHubReporting)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
+var github = __webpack_require__(2413);
+// EXTERNAL MODULE: ./src/report/markdown.ts
+var markdown = __webpack_require__(4285);
+// EXTERNAL MODULE: ./src/report/types.ts
+var types = __webpack_require__(2563);
+;// CONCATENATED MODULE: ./src/report/pr-comment.ts
+/**
+ * The sticky pull request comment's text: one comment per deployment name, found again on the
+ * next run by the hidden marker that starts it (github/comment.ts posts and edits it).
+ */
+
+
+const MAX_HEADLINE = 300;
+const MAX_DETAIL = 1000;
+const MAX_SHORT = 100;
+/** A longer deployment URL is not linked (it would bloat the comment), only shown cut short. */
+const MAX_URL = 2000;
+/** A failed stage's log in the comment: its last lines, each cut to this length. */
+const MAX_LOG_LINES = 30;
+const MAX_LOG_LINE = 300;
+/** A status label, as the comment's heading shows it. */
+const OUTCOME_LABEL = {
+    success: 'Succeeded',
+    warning: 'Needs attention',
+    failure: 'Failed',
+    timeout: 'Timed out',
+    cancelled: 'Cancelled',
+    planned: 'Planned (dry run)',
+};
+/** The hidden first line that identifies a deployment's comment. */
+function prCommentMarker(deploymentName) {
+    // encodeURIComponent is injective and turns `>` into %3E, so no name can close the comment.
+    return `<!-- deploy-action:${encodeURIComponent(deploymentName)} -->`;
+}
+/** Renders a report that is already redacted (see api/redact.ts): this only escapes. */
+function renderPrComment(report, context) {
+    const clean = (text, max) => (0,markdown/* escapeMarkdown */.FV)((0,markdown/* truncate */.xv)(text, max));
+    const emoji = types/* OUTCOME_EMOJI */.s[report.outcome];
+    const label = OUTCOME_LABEL[report.outcome];
+    const lines = [
+        prCommentMarker(context.deploymentName),
+        `### ${emoji} ${(0,markdown/* inlineCode */.ti)(context.deploymentName)}: ${report.command} ${label.toLowerCase()}`,
+        '',
+        clean(report.headline, MAX_HEADLINE),
+        '',
+        (0,markdown/* table */.tp)(['Status', 'URL', 'Revision', 'Commit', 'Updated (UTC)'], [
+            [
+                `${emoji} ${label}`,
+                deploymentUrlCell(report),
+                revisionCell(report, clean),
+                commitCell(report, context),
+                new Date(report.endedAt).toISOString(),
+            ],
+        ]),
+        ...detailLines(report, clean),
+        '',
+        footer(report, context),
+    ];
+    return lines.join('\n');
+}
+function deploymentUrlCell(report) {
+    const url = report.deployment?.url;
+    if (!url)
+        return '—';
+    if (url.length > MAX_URL)
+        return (0,markdown/* rawMarkdown */._I)((0,markdown/* inlineCode */.ti)((0,markdown/* truncate */.xv)(url, MAX_SHORT)));
+    // `link` only links http(s) URLs; anything else is shown as escaped text.
+    return (0,markdown/* rawMarkdown */._I)((0,markdown/* link */.nf)((0,markdown/* truncate */.xv)(url, MAX_SHORT), url));
+}
+function revisionCell(report, clean) {
+    const revision = report.revision;
+    if (!revision)
+        return '—';
+    return (0,markdown/* rawMarkdown */._I)(`${(0,markdown/* inlineCode */.ti)((0,markdown/* truncate */.xv)(revision.id, MAX_SHORT))} ${clean(revision.status, MAX_SHORT)}`);
+}
+function commitCell(report, context) {
+    const sha = report.revision?.commitSha ?? context.github.sha;
+    if (!sha)
+        return '—';
+    if (!/^[0-9a-f]{7,64}$/i.test(sha))
+        return (0,markdown/* rawMarkdown */._I)((0,markdown/* inlineCode */.ti)((0,markdown/* truncate */.xv)(sha, MAX_SHORT)));
+    const { serverUrl, owner, repo } = context.github;
+    const short = (0,markdown/* rawMarkdown */._I)((0,markdown/* inlineCode */.ti)(sha.slice(0, 7)));
+    if (!owner || !repo)
+        return short;
+    return (0,markdown/* rawMarkdown */._I)((0,markdown/* link */.nf)(short, `${serverUrl}/${owner}/${repo}/commit/${sha}`));
+}
+function detailLines(report, clean) {
+    const details = [];
+    if (report.revision?.statusMessage) {
+        details.push(`**Server message:** ${clean(report.revision.statusMessage, MAX_DETAIL)}`);
+    }
+    if (report.revision?.supersededBy) {
+        details.push(`**Superseded by:** ${(0,markdown/* inlineCode */.ti)((0,markdown/* truncate */.xv)(report.revision.supersededBy, MAX_SHORT))}`);
+    }
+    if (report.failureLog?.lines) {
+        const what = report.failureLog.kind === 'build' ? 'Build log' : 'Deploy log';
+        const lines = report.failureLog.lines
+            .slice(-MAX_LOG_LINES)
+            .map((line) => (0,markdown/* truncate */.xv)(line, MAX_LOG_LINE));
+        // Collapsed: the comment stays short; the lines are one click away.
+        details.push(`<details><summary>${what} (last ${lines.length} lines)</summary>\n\n${(0,markdown/* codeBlock */.DV)(lines)}\n\n</details>`);
+    }
+    if (report.smokeTest) {
+        const error = report.smokeTest.error ? `: ${clean(report.smokeTest.error, MAX_DETAIL)}` : '';
+        details.push(`**Smoke test:** ${report.smokeTest.result}${error}`);
+    }
+    if (report.reason) {
+        details.push(`**Reason:** ${(0,markdown/* escapeMarkdownLines */.c0)((0,markdown/* truncate */.xv)(report.reason, MAX_DETAIL))}`);
+    }
+    if (report.nextStep) {
+        details.push(`**Next step:** ${(0,markdown/* escapeMarkdownLines */.c0)((0,markdown/* truncate */.xv)(report.nextStep, MAX_DETAIL))}`);
+    }
+    // Each detail is its own paragraph.
+    return details.flatMap((detail) => ['', detail]);
+}
+function footer(report, context) {
+    const runUrl = report.runUrl ?? context.github.runUrl;
+    const run = runUrl ? `${(0,markdown/* link */.nf)('Workflow run', runUrl)} · ` : '';
+    return `<sub>${run}posted by deploy-action, updated on every run</sub>`;
+}
+
+// EXTERNAL MODULE: ./src/github/context.ts
+var github_context = __webpack_require__(9556);
+// EXTERNAL MODULE: ./src/github/octokit.ts
+var github_octokit = __webpack_require__(6702);
+;// CONCATENATED MODULE: ./src/github/comment.ts
+/**
+ * The sticky pull request comment on GitHub: whether to comment, then the one comment of a
+ * deployment edited in place (found by its marker), so a PR shows the current state of its
+ * preview instead of a growing thread. The decision is pure; only `upsertPrComment` talks to
+ * GitHub, and it never throws: trouble becomes a warning naming `pull-requests: write`.
+ */
+
+
+
+const PERMISSION = 'pull-requests: write';
+function shouldComment(context, settings) {
+    if (!settings.enabled)
+        return { comment: false, reason: 'pr-comment is false' };
+    if (!github_context/* PULL_REQUEST_EVENTS */.m_.includes(context.eventName)) {
+        return { comment: false, reason: `not a pull request event (${context.eventName || 'none'})` };
+    }
+    const pullRequest = context.pullRequest;
+    if (!pullRequest || !context.owner || !context.repo) {
+        return { comment: false, reason: 'the event payload names no pull request' };
+    }
+    if (!settings.hasToken) {
+        const reason = 'no GitHub token';
+        return {
+            comment: false,
+            reason,
+            notice: `No PR comment: ${reason}; set the github-token input.`,
+        };
+    }
+    // pull_request_target runs in the base repository with a write token, so only pull_request
+    // from a fork is read-only.
+    if (context.eventName === 'pull_request' && pullRequest.isFork) {
+        const reason = 'the pull request comes from a fork, whose GITHUB_TOKEN is read-only';
+        return {
+            comment: false,
+            reason,
+            notice: `No PR comment: ${reason}. The result is in the job summary.`,
+        };
+    }
+    return { comment: true, issueNumber: pullRequest.number };
+}
+/** Updates this deployment's comment on the PR, or creates it. Never throws. */
+async function upsertPrComment(options) {
+    const { octokit, owner, repo, issueNumber, log } = options;
+    const marker = prCommentMarker(options.deploymentName);
+    let existing;
+    try {
+        const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+            owner,
+            repo,
+            issue_number: issueNumber,
+            per_page: 100,
+        });
+        existing = findStickyComment(comments, marker);
+    }
+    catch (error) {
+        return skipWithWarning(log, (0,github_octokit/* describeGitHubFailure */.P)(error, 'read the PR comments', PERMISSION));
+    }
+    try {
+        if (existing) {
+            const { data } = await octokit.rest.issues.updateComment({
+                owner,
+                repo,
+                comment_id: existing.id,
+                body: options.body,
+            });
+            log.debug(`Updated PR comment ${data.id}.`);
+            return { status: 'updated', commentId: data.id, url: data.html_url };
+        }
+        const { data } = await octokit.rest.issues.createComment({
+            owner,
+            repo,
+            issue_number: issueNumber,
+            body: options.body,
+        });
+        log.debug(`Created PR comment ${data.id}.`);
+        return { status: 'created', commentId: data.id, url: data.html_url };
+    }
+    catch (error) {
+        const action = existing ? 'update the PR comment' : 'create the PR comment';
+        return skipWithWarning(log, (0,github_octokit/* describeGitHubFailure */.P)(error, action, PERMISSION));
+    }
+}
+/**
+ * The comment to edit: one whose body starts with the marker; among several (e.g. a race of two
+ * runs), the newest one a bot wrote, else the newest. No user lookup: the token's identity is not
+ * always readable (GITHUB_TOKEN cannot call GET /user).
+ */
+function findStickyComment(comments, marker) {
+    const matching = comments.filter((comment) => comment.body?.trimStart().startsWith(marker));
+    const byBot = matching.filter((comment) => comment.user?.type === 'Bot');
+    const candidates = byBot.length > 0 ? byBot : matching;
+    return candidates.reduce((newest, comment) => (newest === undefined || comment.id > newest.id ? comment : newest), undefined);
+}
+function skipWithWarning(log, failure) {
+    log.warning(failure.message);
+    return { status: 'skipped', reason: failure.message, failure };
+}
+async function publishPrComment(options) {
+    const { github, octokit, log } = options;
+    const decision = shouldComment(github, {
+        enabled: options.enabled,
+        hasToken: octokit !== undefined,
+    });
+    if (!decision.comment || !octokit) {
+        const reason = decision.comment ? 'no GitHub token' : decision.reason;
+        if (!decision.comment && decision.notice)
+            log.notice(decision.notice);
+        else
+            log.debug(`No PR comment: ${reason}.`);
+        return { status: 'skipped', reason };
+    }
+    const body = renderPrComment(options.report, {
+        deploymentName: options.deploymentName,
+        github,
+    });
+    return upsertPrComment({
+        octokit,
+        owner: github.owner,
+        repo: github.repo,
+        issueNumber: decision.issueNumber,
+        deploymentName: options.deploymentName,
+        body,
+        log,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/github/deployment.ts
+/**
+ * Mirrors the control-plane rollout as a GitHub Deployment, so the PR and the repository's
+ * Environments page show the preview URL and its state. Every call is one attempt: on any GitHub
+ * API failure the functions warn (naming the `deployments: write` permission or the rate limit)
+ * and return a result; they never throw, because GitHub bookkeeping must not fail a deploy.
+ */
+
+const deployment_PERMISSION = 'deployments: write';
+/** GitHub rejects deployment status descriptions longer than this. */
+const GITHUB_DESCRIPTION_LIMIT = 140;
+const DEFAULT_DEACTIVATE_LIMIT = 30;
+/** Set on every deployment this action creates, to tell them from the ones GitHub makes. */
+const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' };
+/** How every deployment this action creates is described (`deploy-action: deploy`). */
+const DESCRIPTION_PREFIX = 'deploy-action: ';
+/** How many of an environment's newest deployments may hold the job's own. */
+const JOB_DEPLOYMENT_LOOKBACK = 10;
+/** A job's deployment is queued, then in progress until the job ends. */
+const OPEN_STATES = ['queued', 'pending', 'in_progress'];
+/** Creates the deployment, then marks it `in_progress`. */
+async function startGitHubDeployment(options) {
+    const { octokit, owner, repo, environment, log } = options;
+    let deploymentId;
+    try {
+        const response = await octokit.rest.repos.createDeployment({
+            owner,
+            repo,
+            ref: options.ref,
+            environment,
+            description: githubDescription(options.description),
+            // Deploy exactly this ref: no merge of the default branch, no wait on status checks.
+            auto_merge: false,
+            required_contexts: [],
+            transient_environment: options.transient,
+            ...(options.transient ? { production_environment: false } : {}),
+            payload: CREATED_BY_PAYLOAD,
+        });
+        if (!('id' in response.data)) {
+            // 202: GitHub merged or queued instead of creating; nothing to attach statuses to.
+            return warnAndFail(log, {
+                kind: 'rejected',
+                status: response.status,
+                message: `Could not create the GitHub deployment for ${environment}: GitHub answered ${response.status} without a deployment.`,
+            });
+        }
+        deploymentId = response.data.id;
+    }
+    catch (error) {
+        return warnAndFail(log, (0,github_octokit/* describeGitHubFailure */.P)(error, 'create the GitHub deployment', deployment_PERMISSION));
+    }
+    const handle = { octokit, owner, repo, log, deploymentId, environment };
+    const status = await setStatus(handle, 'in_progress', {
+        logUrl: options.logUrl,
+        description: options.description,
+    });
+    return status.ok ? { ok: true, handle } : status;
+}
+/**
+ * The deployment GitHub made for this job when the job itself runs in `environment`
+ * (`jobs.<id>.environment`): among the environment's newest deployments, one this action did not
+ * create whose latest status is still open (GitHub closes it when the job ends) and, when that
+ * status links to a run, links to this one. The runner does not tell a step its job's
+ * environment, so this asks GitHub. Undefined when there is none or GitHub cannot say: the
+ * action then records its own deployment.
+ */
+async function findJobDeployment(options) {
+    const { octokit, owner, repo, environment, log } = options;
+    try {
+        const { data: deployments } = await octokit.rest.repos.listDeployments({
+            owner,
+            repo,
+            environment,
+            per_page: JOB_DEPLOYMENT_LOOKBACK,
+        });
+        for (const deployment of deployments) {
+            if (isCreatedByThisAction(deployment))
+                continue;
+            const { data: statuses } = await octokit.rest.repos.listDeploymentStatuses({
+                owner,
+                repo,
+                deployment_id: deployment.id,
+                per_page: 1,
+            });
+            const latest = statuses[0];
+            if (latest === undefined || !OPEN_STATES.includes(latest.state))
+                continue;
+            const link = latest.log_url || latest.target_url;
+            if (options.runUrl && link && !isPageOf(link, options.runUrl))
+                continue;
+            return deployment.id;
+        }
+        return undefined;
+    }
+    catch (error) {
+        const action = `look for this job's own deployment of ${environment}`;
+        log.debug((0,github_octokit/* describeGitHubFailure */.P)(error, action, deployment_PERMISSION).message);
+        return undefined;
+    }
+}
+function isPageOf(link, runUrl) {
+    return link === runUrl || link.startsWith(`${runUrl}/`);
+}
+/** The payload marker, or the description every version of this action has written. */
+function isCreatedByThisAction(deployment) {
+    const { payload, description } = deployment;
+    const marked = typeof payload === 'object' &&
+        payload !== null &&
+        payload['created-by'] === CREATED_BY_PAYLOAD['created-by'];
+    return marked || (description ?? '').startsWith(DESCRIPTION_PREFIX);
+}
+/** Records how the rollout ended on the deployment `startGitHubDeployment` created. */
+async function finishGitHubDeployment(handle, options) {
+    return setStatus(handle, options.state, options);
+}
+/** For `delete`: marks the newest deployments of the environment `inactive`. */
+async function deactivateEnvironment(options) {
+    const { octokit, owner, repo, environment, log } = options;
+    let deploymentIds;
+    try {
+        const response = await octokit.rest.repos.listDeployments({
+            owner,
+            repo,
+            environment,
+            per_page: Math.min(Math.max(options.limit ?? DEFAULT_DEACTIVATE_LIMIT, 1), 100),
+        });
+        deploymentIds = response.data.map((deployment) => deployment.id);
+    }
+    catch (error) {
+        const failure = (0,github_octokit/* describeGitHubFailure */.P)(error, `list the deployments of ${environment}`, deployment_PERMISSION);
+        log.warning(failure.message);
+        return { ok: false, deactivated: 0, failure };
+    }
+    let deactivated = 0;
+    for (const deploymentId of deploymentIds) {
+        const handle = { octokit, owner, repo, log, deploymentId, environment };
+        const result = await setStatus(handle, 'inactive', { description: options.description });
+        // The next call would meet the same missing permission or rate limit: stop at the first.
+        if (!result.ok)
+            return { ok: false, deactivated, failure: result.failure };
+        deactivated += 1;
+    }
+    log.debug(`Marked ${deactivated} GitHub deployment(s) of ${environment} inactive.`);
+    return { ok: true, deactivated };
+}
+/** The GitHub deployment state that matches how a command ended. */
+function githubDeploymentStateFor(outcome) {
+    switch (outcome) {
+        case 'success':
+        case 'warning':
+            return 'success';
+        case 'failure':
+            return 'failure';
+        // The rollout may still go on, but this run cannot vouch for it.
+        case 'timeout':
+        case 'cancelled':
+            return 'error';
+        case 'planned':
+            return 'inactive';
+    }
+}
+/** One line, at most GitHub's 140 characters. */
+function githubDescription(text) {
+    if (text === undefined)
+        return undefined;
+    const oneLine = text.replace(/\s+/g, ' ').trim();
+    if (oneLine.length <= GITHUB_DESCRIPTION_LIMIT)
+        return oneLine;
+    return `${oneLine.slice(0, GITHUB_DESCRIPTION_LIMIT - 1)}…`;
+}
+async function setStatus(handle, state, details) {
+    const { octokit, owner, repo, deploymentId, environment, log } = handle;
+    const environmentUrl = httpUrl(details.environmentUrl);
+    const logUrl = httpUrl(details.logUrl);
+    try {
+        await octokit.rest.repos.createDeploymentStatus({
+            owner,
+            repo,
+            deployment_id: deploymentId,
+            state,
+            description: githubDescription(details.description),
+            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+            ...(logUrl ? { log_url: logUrl } : {}),
+        });
+        log.debug(`GitHub deployment ${deploymentId} (${environment}) is now ${state}.`);
+        return { ok: true };
+    }
+    catch (error) {
+        const action = `set the GitHub deployment of ${environment} to ${state}`;
+        return warnAndFail(log, (0,github_octokit/* describeGitHubFailure */.P)(error, action, deployment_PERMISSION));
+    }
+}
+function warnAndFail(log, failure) {
+    log.warning(failure.message);
+    return { ok: false, failure };
+}
+/** GitHub rejects the whole status for a malformed URL; better to send the status without it. */
+function httpUrl(url) {
+    if (!url)
+        return undefined;
+    try {
+        const protocol = new URL(url).protocol;
+        return protocol === 'https:' || protocol === 'http:' ? url : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+
+// EXTERNAL MODULE: ./src/github/needs-reporting.ts
+var needs_reporting = __webpack_require__(2745);
+;// CONCATENATED MODULE: ./src/github/reporting.ts
+/**
+ * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
+ * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
+ * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
+ * Nothing here fails a run: every GitHub problem is a warning (see github-api.ts).
+ */
+
+
+
+
+/** Commands that roll something out, and so are a GitHub deployment. */
+const DEPLOYING_COMMANDS = ['deploy', 'redeploy'];
+class GitHubReporting {
+    #octokit;
+    #deployment;
+    #settings;
+    #context;
+    #log;
+    constructor(settings, context, log) {
+        this.#settings = settings;
+        this.#context = context;
+        this.#log = log;
+        this.#octokit = settings.token
+            ? (0,github/* getOctokit */.Q)(settings.token, { baseUrl: context.apiUrl })
+            : undefined;
+    }
+    /** Before the command: open a GitHub deployment in `in_progress`. */
+    async start(command, dryRun) {
+        const environment = this.#settings.environment;
+        if (!environment || dryRun || !DEPLOYING_COMMANDS.includes(command))
+            return;
+        if (!this.#octokit) {
+            this.#log.warning(`No GitHub deployment for environment ${environment}: 'github-token' is empty.`);
+            return;
+        }
+        const repository = {
+            octokit: this.#octokit,
+            owner: this.#context.owner,
+            repo: this.#context.repo,
+            log: this.#log,
+        };
+        const runUrl = this.#context.runUrl?.replace(/\/attempts\/\d+$/, '');
+        const jobDeployment = await findJobDeployment({
+            ...repository,
+            environment,
+            ...(runUrl ? { runUrl } : {}),
+        });
+        if (jobDeployment !== undefined) {
+            // One deployment record, not two: GitHub's own follows the job and closes when it ends.
+            this.#log.info(`The job runs in the GitHub environment ${environment}, so GitHub already records this deployment (deployment ${jobDeployment}); deploy-action adds none. To link the app from it, set the job's environment url to the step's deployment-url output.`);
+            return;
+        }
+        const result = await startGitHubDeployment({
+            ...repository,
+            ref: this.#context.sha || this.#context.ref,
+            environment,
+            // A deployment made for a pull request is a preview: GitHub treats it as short-lived.
+            transient: this.#context.pullRequest !== undefined,
+            ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
+            description: `${DESCRIPTION_PREFIX}${command}`,
+        });
+        if (result.ok)
+            this.#deployment = result.handle;
+    }
+    /**
+     * After the command: close the GitHub deployment and update the PR comment. The report is
+     * already redacted (main.ts): what it holds may be shown.
+     */
+    async finish(report) {
+        await this.#finishDeployment(report);
+        if (!needs_reporting/* COMMENTED_COMMANDS */.a.includes(report.command) || report.outcome === 'planned')
+            return;
+        const deploymentName = report.deployment?.name;
+        if (!deploymentName)
+            return;
+        const result = await publishPrComment({
+            report,
+            github: this.#context,
+            deploymentName,
+            enabled: this.#settings.prComment,
+            octokit: this.#octokit,
+            log: this.#log,
+        });
+        if (result.status !== 'skipped') {
+            this.#log.info(`PR comment ${result.status}: ${result.url}`);
+        }
+    }
+    /** prune: the environment of each preview the server accepted to delete goes inactive. */
+    async #deactivatePruned(report) {
+        const octokit = this.#octokit;
+        if (!octokit || !report.prune || report.prune.dryRun)
+            return;
+        for (const entry of report.prune.entries) {
+            const accepted = entry.result === 'deleted' || entry.result === 'awaiting-delete';
+            if (!entry.environment || !accepted)
+                continue;
+            const result = await deactivateEnvironment({
+                octokit,
+                owner: this.#context.owner,
+                repo: this.#context.repo,
+                environment: entry.environment,
+                description: githubDescription(`Pruned: ${entry.why}`),
+                log: this.#log,
+            });
+            // A missing permission or a rate limit would repeat for every other environment.
+            if (!result.ok)
+                return;
+        }
+    }
+    async #finishDeployment(report) {
+        // A failure's reason (the server's status message) is what a person on the environment
+        // page needs; the report is redacted, so it may be shown.
+        const failed = report.outcome === 'failure' || report.outcome === 'timeout';
+        const description = githubDescription((failed ? report.reason : undefined) ?? report.headline);
+        if (this.#deployment) {
+            await finishGitHubDeployment(this.#deployment, {
+                state: githubDeploymentStateFor(report.outcome),
+                ...(report.deployment?.url ? { environmentUrl: report.deployment.url } : {}),
+                ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
+                ...(description ? { description } : {}),
+            });
+            return;
+        }
+        const environment = this.#settings.environment;
+        if (report.command === 'prune' && this.#octokit) {
+            await this.#deactivatePruned(report);
+            return;
+        }
+        if (report.command === 'delete' &&
+            environment &&
+            this.#octokit &&
+            (report.action === 'deleted' || report.action === 'not-found') &&
+            report.outcome === 'success') {
+            await deactivateEnvironment({
+                octokit: this.#octokit,
+                owner: this.#context.owner,
+                repo: this.#context.repo,
+                environment,
+                ...(description ? { description } : {}),
+                log: this.#log,
+            });
+        }
+    }
+}
+
+
+/***/ })
+
+};
