@@ -2,133 +2,6 @@ export const id = 779;
 export const ids = [779];
 export const modules = {
 
-/***/ 8686:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Ay: () => (/* binding */ RESOURCE_SPEC_KEYS),
-/* harmony export */   NB: () => (/* binding */ ContainerSchema),
-/* harmony export */   Pl: () => (/* binding */ ResourceSpecSchema),
-/* harmony export */   WK: () => (/* binding */ ContainerEnvSchema),
-/* harmony export */   Zz: () => (/* binding */ VolumeMountSchema),
-/* harmony export */   gx: () => (/* binding */ VolumeSchema)
-/* harmony export */ });
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8816);
-/**
- * The resource_spec schema, the largest one, in a module of its own: the `resource-spec` input's
- * parser (loaded by parse/resource-spec-reader.ts only when the input is set) needs it without
- * the rest of schemas.ts, and the request bodies of schemas.ts embed it.
- */
-
-// ---------------------------------------------------------------------------------------------
-// resource_spec (2.4) as the production service validates it (known-behaviour.md): strict,
-// because it is what users write in the `resource-spec` input. CPU requests 0.1 to 8 cores,
-// CPU limits 0.1 to 16; db_cpu, orchestrator_cpu and executor_cpu (and their limits) are
-// fractional numbers too (known-behaviour.md corrects the spec's table there); the cache
-// workload has cpu and memory requests and limits. Every other quantity is an integer.
-// ---------------------------------------------------------------------------------------------
-const int = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative();
-const num = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative();
-/** A CPU request, in cores. */
-const cpu = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0.1).max(8);
-/** A CPU limit, in cores. */
-const cpuLimit = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0.1).max(16);
-const stringMap = zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP());
-const freeObject = zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J());
-const VolumeMountSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    mountPath: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    subPath: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    mountPropagation: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    readOnly: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
-    subPathExpr: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-});
-const VolumeSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    configMap: freeObject.optional(),
-    secret: freeObject.optional(),
-    emptyDir: freeObject.optional(),
-    persistentVolumeClaim: freeObject.optional(),
-    nfs: freeObject.optional(),
-    projected: freeObject.optional(),
-    downwardAPI: freeObject.optional(),
-    csi: freeObject.optional(),
-});
-const ContainerEnvSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    value: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    valueFrom: freeObject.optional(),
-});
-const ContainerSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    image: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    imagePullPolicy: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    workingDir: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    restartPolicy: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    command: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
-    args: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
-    env: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ContainerEnvSchema).optional(),
-    envFrom: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(freeObject).optional(),
-    resources: zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({ limits: freeObject.optional(), requests: freeObject.optional() })
-        .optional(),
-    volumeMounts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(VolumeMountSchema).optional(),
-    securityContext: freeObject.optional(),
-});
-const ResourceSpecSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    // Main workload
-    min_scale: int.optional(),
-    max_scale: int.optional(),
-    cpu: cpu.optional(),
-    cpu_limit: cpuLimit.optional(),
-    memory_mb: int.optional(),
-    memory_limit_mb: int.optional(),
-    // Queue workload
-    queue_min_scale: int.optional(),
-    queue_max_scale: int.optional(),
-    queue_cpu: cpu.optional(),
-    queue_cpu_limit: cpuLimit.optional(),
-    queue_memory_mb: int.optional(),
-    queue_memory_limit_mb: int.optional(),
-    // Orchestrator (accepted; the service documents these as "do not use")
-    orchestrator_cpu: num.optional(),
-    orchestrator_cpu_limit: num.optional(),
-    orchestrator_memory_mb: int.optional(),
-    orchestrator_memory_limit_mb: int.optional(),
-    orchestrator_min_scale: int.optional(),
-    orchestrator_max_scale: int.optional(),
-    // Executor (accepted; the service documents these as "do not use")
-    executor_cpu: num.optional(),
-    executor_cpu_limit: num.optional(),
-    executor_memory_mb: int.optional(),
-    executor_memory_limit_mb: int.optional(),
-    // Cache
-    cache_cpu: cpu.optional(),
-    cache_cpu_limit: cpuLimit.optional(),
-    cache_memory_mb: int.optional(),
-    cache_memory_limit_mb: int.optional(),
-    // Database
-    db_cpu: num.optional(),
-    db_cpu_limit: num.optional(),
-    db_memory_mb: int.optional(),
-    db_memory_limit_mb: int.optional(),
-    db_storage_gi: int.optional(),
-    db_max_connections: int.optional(),
-    // Metadata
-    labels: stringMap.optional(),
-    annotations: stringMap.optional(),
-    service_account_name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    image_pull_secrets: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({ name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP() })).optional(),
-    volumes: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(VolumeSchema).optional(),
-    volume_mounts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(VolumeMountSchema).optional(),
-    init_containers: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ContainerSchema).optional(),
-    sidecars: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ContainerSchema).optional(),
-});
-/** Every top-level key of resource_spec, for "did you mean" suggestions. */
-const RESOURCE_SPEC_KEYS = Object.keys(ResourceSpecSchema.shape);
-
-
-/***/ }),
-
 /***/ 779:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -342,7 +215,7 @@ function parseResourceSpec(input, value) {
     if (value.trim() === '') {
         throw new input_error/* InputError */.dz(input, `Input '${input}' is empty. Give a YAML or JSON mapping of resource fields, like "min_scale: 1".`);
     }
-    const document = (0,structured_text/* parseJsonOrYaml */.U1)(input, value);
+    const document = (0,structured_text/* parseJsonOrYaml */.U)(input, value);
     if (document === null || typeof document !== 'object' || Array.isArray(document)) {
         throw new input_error/* InputError */.dz(input, `Input '${input}' must be a mapping of resource fields, like "min_scale: 1" (YAML) or {"min_scale": 1} (JSON), but it is ${describeValue(document)}.`);
     }

@@ -64,12 +64,12 @@ describe('median', () => {
 });
 
 describe('judgeColdStart', () => {
-  it('passes up to 1.2 times the floor, and fails above', () => {
+  it('passes up to 1.5 times the floor, and fails above', () => {
     const base = { node: summary(50), actionOnPullRequest: summary(400) };
-    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(120) }).verdict).toBe(
+    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(150) }).verdict).toBe(
       'pass',
     );
-    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(121) }).verdict).toBe(
+    expect(judgeColdStart({ ...base, floor: summary(100), action: summary(151) }).verdict).toBe(
       'FAIL',
     );
   });

@@ -17,29 +17,39 @@ import {
   type RateLimits,
   type WriteInFlight,
 } from './http.ts';
-import { loadSchemas } from './load-schemas.ts';
 import { paginate } from './pagination.ts';
 import { type RunStreamCall, runStream } from './run-stream.ts';
-import type {
-  AuthenticateRequest,
-  AuthenticateResponse,
-  CreateDeploymentRequest,
-  Deployment,
-  DeploymentList,
-  ListDeploymentsQuery,
-  Listener,
-  LogPage,
-  LogsRequest,
-  PatchDeploymentRequest,
-  Revision,
-  RunStreamChunk,
+import {
+  type AuthenticateRequest,
+  AuthenticateRequestSchema,
+  type AuthenticateResponse,
+  AuthenticateResponseSchema,
+  type CreateDeploymentRequest,
+  CreateDeploymentRequestSchema,
+  type Deployment,
+  type DeploymentList,
+  DeploymentListSchema,
+  DeploymentSchema,
+  type ListDeploymentsQuery,
+  ListDeploymentsQuerySchema,
+  type Listener,
+  ListenerSchema,
+  type LogPage,
+  LogPageSchema,
+  type LogsRequest,
+  type PatchDeploymentRequest,
+  PatchDeploymentRequestSchema,
+  type Revision,
+  RevisionListSchema,
+  RevisionSchema,
+  type RunStreamChunk,
 } from './schemas.ts';
 
 export type { RateLimits, WriteInFlight } from './http.ts';
 
 export type ControlPlaneClientOptions = HttpClientOptions;
 
-export interface CallOptions {
+interface CallOptions {
   signal?: AbortSignal;
   /** No retry is scheduled to start after this time (ms since the epoch); see HttpRequest. */
   retryDeadline?: number;
@@ -51,7 +61,7 @@ export interface CallOptions {
  * for it; every other answer is thrown as an ApiError. DELETE is retried like a GET, so a
  * repeat after a lost answer can see `not-found` for a deployment its first attempt deleted.
  */
-export type DeleteOutcome = 'deleted' | 'not-found' | 'unsupported';
+type DeleteOutcome = 'deleted' | 'not-found' | 'unsupported';
 
 /** Which log of a revision: the build's, or the deploy's. */
 export type LogKind = 'build' | 'deploy';
@@ -104,7 +114,7 @@ export class ControlPlaneClient {
         subject: { kind: 'listener', id: listenerId },
         signal: options.signal,
       },
-      (schemas) => schemas.ListenerSchema,
+      ListenerSchema,
     );
   }
 
@@ -113,11 +123,10 @@ export class ControlPlaneClient {
     body: AuthenticateRequest,
     options: CallOptions = {},
   ): Promise<AuthenticateResponse> {
-    const { AuthenticateRequestSchema } = await loadSchemas();
     const request = checkRequest(AuthenticateRequestSchema, body, 'authenticate request');
     return this.#http.json(
       { method: 'POST', path: '/v2/auth/authenticate', body: request, signal: options.signal },
-      (schemas) => schemas.AuthenticateResponseSchema,
+      AuthenticateResponseSchema,
     );
   }
 
@@ -130,7 +139,6 @@ export class ControlPlaneClient {
     body: CreateDeploymentRequest,
     options: CallOptions = {},
   ): Promise<Deployment> {
-    const { CreateDeploymentRequestSchema } = await loadSchemas();
     const request = checkRequest(CreateDeploymentRequestSchema, body, 'create deployment request');
     return createDeploymentOnce(
       this.#http,
@@ -144,7 +152,7 @@ export class ControlPlaneClient {
     query: ListDeploymentsQuery = {},
     options: CallOptions = {},
   ): Promise<DeploymentList> {
-    const checkedQuery = await checkListQuery(query);
+    const checkedQuery = checkListQuery(query);
     return this.#http.json(
       {
         method: 'GET',
@@ -152,7 +160,7 @@ export class ControlPlaneClient {
         query: listQueryParams(checkedQuery),
         signal: options.signal,
       },
-      (schemas) => schemas.DeploymentListSchema,
+      DeploymentListSchema,
     );
   }
 
@@ -224,7 +232,7 @@ export class ControlPlaneClient {
         signal: options.signal,
         retryDeadline: options.retryDeadline,
       },
-      (schemas) => schemas.DeploymentSchema,
+      DeploymentSchema,
     );
   }
 
@@ -238,7 +246,6 @@ export class ControlPlaneClient {
     body: PatchDeploymentRequest,
     options: CallOptions = {},
   ): Promise<Deployment> {
-    const { PatchDeploymentRequestSchema } = await loadSchemas();
     const request = checkRequest(PatchDeploymentRequestSchema, body, 'patch deployment request');
     return this.#http.json(
       {
@@ -249,7 +256,7 @@ export class ControlPlaneClient {
         secrets: (request.secrets ?? []).map((secret) => secret.value),
         signal: options.signal,
       },
-      (schemas) => schemas.DeploymentSchema,
+      DeploymentSchema,
     );
   }
 
@@ -266,7 +273,7 @@ export class ControlPlaneClient {
         subject: { kind: 'revision', deploymentId, revisionId },
         signal: options.signal,
       },
-      (schemas) => schemas.DeploymentSchema,
+      DeploymentSchema,
     );
   }
 
@@ -283,7 +290,7 @@ export class ControlPlaneClient {
         signal: options.signal,
         retryDeadline: options.retryDeadline,
       },
-      (schemas) => schemas.RevisionSchema,
+      RevisionSchema,
     );
   }
 
@@ -306,7 +313,6 @@ export class ControlPlaneClient {
     };
     const answer = await this.#http.send(request);
     if (answer.status === 404 || answer.status === 405) return undefined;
-    const { RevisionListSchema } = await loadSchemas();
     return this.#http.parse(request, answer, RevisionListSchema).resources.slice(0, limit);
   }
 
@@ -340,7 +346,6 @@ export class ControlPlaneClient {
           unsupported = true;
           return { items: [], offset: undefined, last: true };
         }
-        const { RevisionListSchema } = await loadSchemas();
         const page = this.#http.parse(request, answer, RevisionListSchema);
         return {
           items: page.resources,
@@ -390,7 +395,6 @@ export class ControlPlaneClient {
     };
     const answer = await this.#http.send(request);
     if (answer.status === 404 || answer.status === 405) return undefined;
-    const { RevisionListSchema } = await loadSchemas();
     return this.#http.parse(request, answer, RevisionListSchema).resources;
   }
 
@@ -422,7 +426,6 @@ export class ControlPlaneClient {
     };
     const answer = await this.#http.send(request);
     if (answer.status === 404 || answer.status === 405) return undefined;
-    const { LogPageSchema } = await loadSchemas();
     return this.#http.parse(request, answer, LogPageSchema);
   }
 
@@ -454,25 +457,8 @@ export class ControlPlaneClient {
 // List query
 // ---------------------------------------------------------------------------------------------
 
-/**
- * The query as ListDeploymentsQuerySchema checks it, or an InvalidRequestError. The first page of
- * a lookup by name is the one query that skips the check: the schema accepts it whatever the name
- * (test/unit/schemas.test.ts holds it to that), and it is the first request of most runs, which
- * thus goes out before zod and the schemas are loaded (loading them took a sixth of the step's
- * cold start). It is returned in the key order the schema's output has, so the URL is the same.
- */
-async function checkListQuery(query: ListDeploymentsQuery): Promise<ListDeploymentsQuery> {
-  const { name_contains, limit, offset, ...others } = query;
-  if (
-    typeof name_contains === 'string' &&
-    limit === MAX_PAGE_SIZE &&
-    offset === 0 &&
-    Object.keys(others).length === 0 &&
-    Object.keys(query).length === 3
-  ) {
-    return { limit, offset, name_contains };
-  }
-  const { ListDeploymentsQuerySchema } = await loadSchemas();
+/** The query as ListDeploymentsQuerySchema checks it (in its key order), or an InvalidRequestError. */
+function checkListQuery(query: ListDeploymentsQuery): ListDeploymentsQuery {
   return checkRequest(ListDeploymentsQuerySchema, query, 'list deployments query');
 }
 
@@ -509,12 +495,12 @@ export function listQueryParams(query: ListDeploymentsQuery): URLSearchParams {
  * deployment with this name now exists", and the caller gets it like any created one.
  */
 
-export type LookupByName = (
+type LookupByName = (
   name: string,
   signal: AbortSignal | undefined,
 ) => Promise<Deployment | undefined>;
 
-export async function createDeploymentOnce(
+async function createDeploymentOnce(
   http: HttpClient,
   body: CreateDeploymentRequest,
   lookup: LookupByName,
@@ -533,10 +519,7 @@ export async function createDeploymentOnce(
   let attempts = 0;
   for (;;) {
     try {
-      return await http.json(
-        { ...request, previousAttempts: attempts },
-        (schemas) => schemas.DeploymentSchema,
-      );
+      return await http.json({ ...request, previousAttempts: attempts }, DeploymentSchema);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       attempts = error.attempts;

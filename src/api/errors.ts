@@ -9,8 +9,8 @@
  * message: never headers, bodies or secret values.
  */
 import type { z } from 'zod';
-import type { Schemas } from './load-schemas.ts';
 import type { Redact } from './redact.ts';
+import { ErrorDetailSchema, HTTPValidationErrorSchema } from './schemas.ts';
 import type { TransportFailure } from './transport.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -18,7 +18,7 @@ import type { TransportFailure } from './transport.ts';
 // ---------------------------------------------------------------------------------------------
 
 /** One item of a 422 HTTPValidationError, as the server sent it. */
-export interface ValidationIssue {
+interface ValidationIssue {
   loc: (string | number)[];
   msg: string;
   type: string;
@@ -30,9 +30,9 @@ export interface ValidationIssue {
  * - `redirect`: a 3xx, which the client never follows.
  * - `invalid-response`: a success status whose body does not have the expected shape.
  */
-export type ApiErrorKind = 'http' | 'transport' | 'redirect' | 'invalid-response';
+type ApiErrorKind = 'http' | 'transport' | 'redirect' | 'invalid-response';
 
-export interface ApiErrorInit {
+interface ApiErrorInit {
   message: string;
   kind: ApiErrorKind;
   method: string;
@@ -93,7 +93,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface RunStreamErrorInit {
+interface RunStreamErrorInit {
   message: string;
   path: string;
   /** The `error` field of the event (an error class name such as `ValueError`), when sent. */
@@ -171,7 +171,7 @@ export function checkRequest<T>(schema: z.ZodType<T>, value: unknown, what: stri
  */
 
 /** Server text longer than this is cut: an error page can be megabytes of HTML. */
-export const MAX_DETAIL_LENGTH = 1_000;
+const MAX_DETAIL_LENGTH = 1_000;
 
 export interface ErrorBody {
   detail?: string;
@@ -179,7 +179,7 @@ export interface ErrorBody {
 }
 
 /** A location part (a field name) longer than this is cut: real ones are identifiers. */
-export const MAX_LOCATION_PART_LENGTH = 200;
+const MAX_LOCATION_PART_LENGTH = 200;
 
 function shorten(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
@@ -202,13 +202,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The schemas an error body is read with (schemas.ts, which loads on first use). */
-export type ErrorBodySchemas = Pick<Schemas, 'HTTPValidationErrorSchema' | 'ErrorDetailSchema'>;
-
 /** Parses and redacts an error body; empty bodies give an empty result. */
-export function parseErrorBody(text: string, redact: Redact, schemas: ErrorBodySchemas): ErrorBody {
+export function parseErrorBody(text: string, redact: Redact): ErrorBody {
   if (text.trim() === '') return {};
-  const { HTTPValidationErrorSchema, ErrorDetailSchema } = schemas;
   const json = parseJson(text);
   const validation = HTTPValidationErrorSchema.safeParse(json);
   if (validation.success) {
@@ -308,7 +304,7 @@ function conflictHeadline(ctx: RequestContext): string {
 }
 
 /** A 422 lists at most this many problems: a broken or hostile server could send thousands. */
-export const MAX_VALIDATION_LINES = 20;
+const MAX_VALIDATION_LINES = 20;
 
 function validationLines(issues: ValidationIssue[]): string {
   const shown = issues.slice(0, MAX_VALIDATION_LINES);
@@ -352,7 +348,7 @@ function httpMessage(
   return `${endpoint(ctx)} failed with ${status}${detail ? `: ${detail}` : ''}`;
 }
 
-export interface HttpFailureFacts {
+interface HttpFailureFacts {
   status: number;
   body: ErrorBody;
   attempts: number;
@@ -436,7 +432,7 @@ export function redirectFailure(
 }
 
 /** What is wrong with a success answer's body, as http.ts found it. */
-export type BodyProblem = 'empty' | 'not-json' | 'wrong-shape' | 'other';
+type BodyProblem = 'empty' | 'not-json' | 'wrong-shape' | 'other';
 
 export function invalidResponseError(
   ctx: RequestContext,

@@ -26,7 +26,6 @@ import {
   type Subject,
   transportFailureError,
 } from './errors.ts';
-import { loadSchemas, type Schemas } from './load-schemas.ts';
 import { createRedactor, DEFAULT_MIN_MASK_LENGTH, type Redact } from './redact.ts';
 import {
   IDEMPOTENT_METHODS,
@@ -48,8 +47,8 @@ import {
   timeoutFailure,
 } from './transport.ts';
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The deadline of one attempt when none is given: the `request-timeout` input's default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -119,7 +118,7 @@ export interface WriteInFlight {
   subject?: Subject | undefined;
 }
 
-export interface HttpAnswer {
+interface HttpAnswer {
   status: number;
   text: string;
   attempts: number;
@@ -307,8 +306,7 @@ export class HttpClient {
         this.log(`${shown} → ${outcome.status} in ${took}`, ctx.redact);
         return { status: outcome.status, text: outcome.text, attempts: attempt };
       }
-      // schemas.ts reads error bodies; it loads on first use, often here, at the first failure.
-      const error = this.#failure(ctx, outcome, attempt, await loadSchemas());
+      const error = this.#failure(ctx, outcome, attempt);
       if (outcome.type === 'answer' && outcome.status === 429) {
         this.#rateLimits = {
           answers: this.#rateLimits.answers + 1,
@@ -342,14 +340,9 @@ export class HttpClient {
     }
   }
 
-  /**
-   * `send`, then the body parsed as JSON and checked against a (lenient) schema, picked from
-   * schemas.ts once the answer is in: that module loads on first use (see load-schemas.ts), so
-   * a run's first request is sent before any answer schema is built.
-   */
-  async json<T>(req: HttpRequest, schema: (schemas: Schemas) => z.ZodType<T>): Promise<T> {
-    const answer = await this.send(req);
-    return this.parse(req, answer, schema(await loadSchemas()));
+  /** `send`, then the body parsed as JSON and checked against a (lenient) schema. */
+  async json<T>(req: HttpRequest, schema: z.ZodType<T>): Promise<T> {
+    return this.parse(req, await this.send(req), schema);
   }
 
   /** An answer's body parsed as JSON and checked against a schema, or an ApiError saying why not. */
@@ -376,19 +369,14 @@ export class HttpClient {
     return isSuccess(status) || (req.acceptStatuses?.includes(status) ?? false);
   }
 
-  #failure(
-    ctx: RequestContext,
-    outcome: AttemptOutcome,
-    attempts: number,
-    schemas: Schemas,
-  ): ApiError {
+  #failure(ctx: RequestContext, outcome: AttemptOutcome, attempts: number): ApiError {
     if (outcome.type === 'no-answer') return transportFailureError(ctx, outcome.failure, attempts);
     const { status } = outcome;
     if (status >= 300 && status < 400) {
       const location = describeLocation(outcome.location, this.#baseUrl);
       return redirectFailure(ctx, status, location, attempts);
     }
-    const body: ErrorBody = parseErrorBody(outcome.text, ctx.redact, schemas);
+    const body: ErrorBody = parseErrorBody(outcome.text, ctx.redact);
     return httpFailure(ctx, {
       status,
       body,

@@ -11,7 +11,7 @@ export interface Page<T> {
   last?: boolean;
 }
 
-export interface PaginateOptions<T> {
+interface PaginateOptions<T> {
   fetchPage: (offset: number) => Promise<Page<T>>;
   startOffset: number;
   /** The `limit` asked for. A server may answer fewer items (its own cap): that is not the end. */
@@ -22,10 +22,10 @@ export interface PaginateOptions<T> {
   maxPages?: number;
 }
 
-export const DEFAULT_MAX_PAGES = 1_000;
+const DEFAULT_MAX_PAGES = 1_000;
 
 /** Why a walk goes on or ends after a page; pure, so the rule is tested on its own. */
-export type PageVerdict =
+type PageVerdict =
   | { kind: 'next'; offset: number }
   | { kind: 'end' }
   | { kind: 'stuck'; offset: number };

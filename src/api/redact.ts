@@ -51,7 +51,7 @@ function variantsOf(secret: string): string[] {
   ];
 }
 
-export interface RedactorOptions {
+interface RedactorOptions {
   /** Values shorter than this are not redacted (see the module comment); default 1. */
   minLength?: number;
   /** Values redacted whatever their length: the API key, tokens. */

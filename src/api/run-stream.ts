@@ -21,10 +21,9 @@ import {
   redirectFailure,
   transportFailureError,
 } from './errors.ts';
-import { loadSchemas } from './load-schemas.ts';
 import { createRedactor, type Redact } from './redact.ts';
 import { RETRYABLE_STATUSES } from './retry-policy.ts';
-import type { RunStreamChunk, RunStreamRequest } from './schemas.ts';
+import { type RunStreamChunk, type RunStreamRequest, RunStreamRequestSchema } from './schemas.ts';
 import {
   AnswerTooLargeError,
   classifyTransportError,
@@ -39,15 +38,15 @@ import {
  * The longest silence allowed, both before the answer's headers and between two pieces of the
  * stream (servers send ':' heartbeats while a run is busy, so silence means trouble).
  */
-export const DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS = 120_000;
+const DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
 /**
  * The most read from one run stream. A smoke-test run streams a few kB to a few MB; the smoke
  * test keeps 20 events, so this bounds the time and bytes spent on a stream that never ends.
  */
-export const MAX_RUN_STREAM_BYTES = 64 * 1024 * 1024;
+const MAX_RUN_STREAM_BYTES = 64 * 1024 * 1024;
 
-export interface RunStreamOptions {
+interface RunStreamOptions {
   /** The deployment's URL (its source_config.custom_url). */
   deploymentUrl: string;
   /** Sent as X-Api-Key, the one credential the run endpoint takes (spec 4.9): no X-Tenant-Id. */
@@ -117,7 +116,7 @@ async function failedAnswer(
   }
   return httpFailure(ctx, {
     status,
-    body: parseErrorBody(text, ctx.redact, await loadSchemas()),
+    body: parseErrorBody(text, ctx.redact),
     attempts: 1,
     retryable: RETRYABLE_STATUSES.has(status),
   });
@@ -132,7 +131,6 @@ async function failedAnswer(
 export async function* runStream(
   options: RunStreamOptions,
 ): AsyncGenerator<RunStreamChunk, void, undefined> {
-  const { RunStreamRequestSchema } = await loadSchemas();
   const body = checkRequest(RunStreamRequestSchema, options.body, 'run stream request');
   const url = streamUrl(options.deploymentUrl);
   const ctx: RequestContext = {
@@ -226,7 +224,7 @@ async function* streamChunks(
  * Bound on an event still being received: a stream that never ends an event cannot eat memory.
  * Counted in characters, each at least one byte of the stream, so the cap reads as bytes.
  */
-export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
+const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
 /** SSE's name for an event without an `event:` field. */
 const DEFAULT_EVENT = 'message';

@@ -9,32 +9,12 @@
  *   strings, and nearly every field may be missing or null, so that a newer server never breaks
  *   the action.
  *
- * The entry never imports this module directly: the client loads it on first use (see
- * load-schemas.ts), the enumerations the inputs are checked against live
- * in enums.ts, and the resource_spec schema in resource-spec-schema.ts (both re-exported here).
+ * The resource_spec schema is resource-spec-schema.ts's (re-exported here): the resource-spec
+ * input is checked against it too.
  */
 import { z } from 'zod';
-import {
-  DEPLOYMENT_STATUSES,
-  DEPLOYMENT_TYPES,
-  type DeploymentType,
-  type KnownDeploymentStatus,
-  type ListDeploymentsQuery,
-  type ReceivedSourceKind,
-  SOURCE_KINDS,
-} from './enums.ts';
 import { ResourceSpecSchema } from './resource-spec-schema.ts';
 
-export {
-  DEPLOYMENT_STATUSES,
-  DEPLOYMENT_TYPES,
-  type DeploymentType,
-  type KnownDeploymentStatus,
-  type ListDeploymentsQuery,
-  type ReceivedSourceKind,
-  SOURCE_KINDS,
-  type SourceKind,
-} from './enums.ts';
 export {
   ContainerEnvSchema,
   ContainerSchema,
@@ -48,8 +28,54 @@ export {
 // ---------------------------------------------------------------------------------------------
 // Enumerations
 // ---------------------------------------------------------------------------------------------
+/** The source kinds this action can create (the `source` input). */
+export const SOURCE_KINDS = ['hosted_repo', 'external_container', 'internal_container'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+/**
+ * Every source kind a deployment may have: `internal_source` deployments are made from an
+ * uploaded archive, outside this API, and are read, redeployed, deleted and pruned like any other.
+ */
+type ReceivedSourceKind = SourceKind | 'internal_source';
 
-export const REVISION_STATUSES = [
+const DEPLOYMENT_STATUSES = [
+  'AWAITING_DATABASE',
+  'READY',
+  'UNUSED',
+  'AWAITING_DELETE',
+  'UNKNOWN',
+  'AWAITING_FINAL_DELETE',
+] as const;
+type KnownDeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+
+/** A deployment in one of these is being deleted (known-behaviour.md). */
+const DELETING_STATUSES: readonly string[] = ['AWAITING_DELETE', 'AWAITING_FINAL_DELETE'];
+
+export function isDeletingStatus(status: string | null | undefined): boolean {
+  return status != null && DELETING_STATUSES.includes(status);
+}
+
+/** The tier of a hosted_repo deployment (source_config.deployment_type), chosen at create. */
+export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+type DeploymentType = (typeof DEPLOYMENT_TYPES)[number];
+
+/** Query of GET /v2/deployments (names from known-behaviour.md). */
+export interface ListDeploymentsQuery {
+  limit?: number;
+  offset?: number;
+  name_contains?: string;
+  status?: KnownDeploymentStatus;
+  remote_reconciled?: boolean;
+  tag_value_ids?: string[];
+  image_version?: string;
+  deployment_type?: DeploymentType;
+  deployment_ids?: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Enumerations
+// ---------------------------------------------------------------------------------------------
+
+const REVISION_STATUSES = [
   'CREATING',
   'QUEUED',
   'AWAITING_BUILD',
@@ -64,14 +90,14 @@ export const REVISION_STATUSES = [
   'INTERRUPTED',
   'UNKNOWN',
 ] as const;
-export type KnownRevisionStatus = (typeof REVISION_STATUSES)[number];
+type KnownRevisionStatus = (typeof REVISION_STATUSES)[number];
 
 /**
  * A received enum: the known values keep their literal types for narrowing and autocompletion,
  * and any other string is accepted as is (`string & {}` stops TypeScript from collapsing the
  * union into plain `string`).
  */
-export type OpenEnum<Known extends string> = Known | (string & {});
+type OpenEnum<Known extends string> = Known | (string & {});
 const openEnum = <Known extends string>() =>
   z.string() as unknown as z.ZodType<OpenEnum<Known>, string>;
 
@@ -85,9 +111,9 @@ export type Secret = z.infer<typeof SecretSchema>;
 /** "string, UUID" (2.2): the 8-4-4-4-12 hexadecimal form, any version. */
 const uuid = z.guid();
 
-export const ListenerConfigSchema = z.strictObject({ k8s_namespace: z.string() });
+const ListenerConfigSchema = z.strictObject({ k8s_namespace: z.string() });
 
-export const SourceConfigSchema = z.strictObject({
+const SourceConfigSchema = z.strictObject({
   deployment_type: z.enum(DEPLOYMENT_TYPES).optional(),
   integration_id: uuid.optional(),
   repo_url: z.string().optional(),
@@ -102,7 +128,7 @@ export const SourceConfigSchema = z.strictObject({
 export type SourceConfig = z.infer<typeof SourceConfigSchema>;
 
 /** source_revision_config as sent: repo_commit_sha is server-side only. */
-export const SourceRevisionConfigSchema = z.strictObject({
+const SourceRevisionConfigSchema = z.strictObject({
   repo_ref: z.string().optional(),
   graph_config_path: z.string().optional(),
   image_uri: z.string().optional(),
@@ -136,7 +162,7 @@ export const AuthenticateRequestSchema = z.strictObject({
 });
 export type AuthenticateRequest = z.infer<typeof AuthenticateRequestSchema>;
 
-export const RunMessageSchema = z.strictObject({ role: z.string(), content: z.string() });
+const RunMessageSchema = z.strictObject({ role: z.string(), content: z.string() });
 export const RunStreamRequestSchema = z.strictObject({
   assistant_id: z.string(),
   input: z.strictObject({ messages: z.array(RunMessageSchema) }),
@@ -150,7 +176,7 @@ export type RunStreamRequest = z.infer<typeof RunStreamRequestSchema>;
 
 const receivedString = z.string().nullish();
 
-export const ReceivedSourceConfigSchema = z.looseObject({
+const ReceivedSourceConfigSchema = z.looseObject({
   deployment_type: openEnum<DeploymentType>().nullish(),
   integration_id: receivedString,
   repo_url: receivedString,
@@ -163,14 +189,14 @@ export const ReceivedSourceConfigSchema = z.looseObject({
   build_command: receivedString,
 });
 
-export const ReceivedSourceRevisionConfigSchema = z.looseObject({
+const ReceivedSourceRevisionConfigSchema = z.looseObject({
   repo_ref: receivedString,
   graph_config_path: receivedString,
   image_uri: receivedString,
   repo_commit_sha: receivedString,
 });
 
-export const ReceivedSecretSchema = z.looseObject({ name: z.string(), value: receivedString });
+const ReceivedSecretSchema = z.looseObject({ name: z.string(), value: receivedString });
 
 export const DeploymentSchema = z.looseObject({
   id: z.string(),
@@ -206,7 +232,7 @@ export const DeploymentListSchema = z.looseObject({
 });
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
-export const ListenerComputeConfigSchema = z.looseObject({
+const ListenerComputeConfigSchema = z.looseObject({
   k8s_namespaces: z.array(z.string()).nullish(),
 });
 
@@ -222,7 +248,7 @@ export const ListenerSchema = z.looseObject({
 export type Listener = z.infer<typeof ListenerSchema>;
 
 /** Authenticate answer statuses (known-behaviour.md); a server may add more. */
-export type KnownAuthStatus = 'completed' | 'pending' | 'connection_required' | 'token_expired';
+type KnownAuthStatus = 'completed' | 'pending' | 'connection_required' | 'token_expired';
 
 export const AuthenticateResponseSchema = z.looseObject({
   status: openEnum<KnownAuthStatus>().nullish(),
@@ -261,7 +287,7 @@ export interface LogsRequest {
 }
 
 /** One line of a build or deploy log. */
-export const LogLineSchema = z.looseObject({
+const LogLineSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).nullish(),
   timestamp: receivedString,
   level: receivedString,
@@ -290,12 +316,11 @@ export const ListDeploymentsQuerySchema = z.strictObject({
   deployment_ids: z.array(z.string()).optional(),
 }) satisfies z.ZodType<ListDeploymentsQuery>;
 
-export const ValidationErrorSchema = z.looseObject({
+const ValidationErrorSchema = z.looseObject({
   loc: z.array(z.union([z.string(), z.number()])),
   msg: z.string(),
   type: z.string(),
 });
 export const HTTPValidationErrorSchema = z.looseObject({ detail: z.array(ValidationErrorSchema) });
-export type HTTPValidationError = z.infer<typeof HTTPValidationErrorSchema>;
 
 export const ErrorDetailSchema = z.looseObject({ detail: z.string() });

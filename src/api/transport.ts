@@ -26,9 +26,9 @@ import {
  */
 export const CLIENT_VERSION = '1.0.0';
 
-export const DEFAULT_USER_AGENT = `deploy-action/${CLIENT_VERSION}`;
+const DEFAULT_USER_AGENT = `deploy-action/${CLIENT_VERSION}`;
 
-export interface AuthHeaderOptions {
+interface AuthHeaderOptions {
   apiKey: string;
   /** Sent as X-Tenant-Id when not empty: organization-scoped keys need a workspace. */
   tenantId?: string | undefined;
@@ -63,9 +63,9 @@ export function requestHeaders(options: AuthHeaderOptions): Record<string, strin
  * addresses always go direct (a local emulator or sidecar is never sent to a corporate proxy).
  */
 
-export type Environment = Readonly<Record<string, string | undefined>>;
+type Environment = Readonly<Record<string, string | undefined>>;
 
-export interface ProxySettings {
+interface ProxySettings {
   /** Proxy of http:// URLs; '' for none. */
   httpProxy: string;
   /** Proxy of https:// URLs; '' for none (undici then uses httpProxy, if any). */
@@ -153,7 +153,7 @@ export function createDispatcher(env: Environment = process.env): Dispatcher {
 }
 
 /** One request as this module sends it: no retry, no redirect followed. */
-export interface OutgoingRequest {
+interface OutgoingRequest {
   url: string | URL;
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
@@ -206,7 +206,7 @@ export function sendRequest(outgoing: OutgoingRequest): Promise<Dispatcher.Respo
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** 4 MiB, 64 KiB: how caps read in messages. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
@@ -225,7 +225,7 @@ export class AnswerTooLargeError extends Error {
   }
 }
 
-export interface BoundedText {
+interface BoundedText {
   text: string;
   /** The body went on past the cap: `text` is its first `limitBytes` bytes. */
   cut: boolean;

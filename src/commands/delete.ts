@@ -4,9 +4,9 @@
  * teardown job can run more than once.
  */
 
-import { isDeletingStatus } from '../api/enums.ts';
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
+import { isDeletingStatus } from '../api/schemas.ts';
 import type { CommandReport } from '../report/types.ts';
 import { formatDuration } from '../settings/durations.ts';
 import { type PollOutcome, pollUntil } from '../wait/poll.ts';
@@ -85,13 +85,13 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
 }
 
 /** What the delete output and the summary show: the deployment's state, and no stale URL. */
-export const DELETED_STATUS = 'DELETED';
+const DELETED_STATUS = 'DELETED';
 
 /**
  * Once the DELETE is accepted the deployment's URL no longer serves: it is dropped from the
  * outputs, the summary and the PR comment, and `result` carries the status as it now is.
  */
-export function recordDeletion(report: CommandReport, status: string): void {
+function recordDeletion(report: CommandReport, status: string): void {
   if (report.deployment) {
     const { url: _staleUrl, ...rest } = report.deployment;
     report.deployment = { ...rest, status };
@@ -123,7 +123,7 @@ async function stillUndeleted(ctx: CommandContext, deploymentId: string): Promis
 }
 
 /** What a read of a deployment being deleted shows: gone (404), or still there with its status. */
-export type DeploymentSeen = { gone: true } | { gone: false; status?: string | undefined };
+type DeploymentSeen = { gone: true } | { gone: false; status?: string | undefined };
 
 /**
  * Polls the deployment until it answers 404 (it shows AWAITING_DELETE meanwhile), within
@@ -157,7 +157,7 @@ export function pollUntilGone(
 }
 
 /** Waits until the deployment is gone, and tells the report how that ended. */
-export async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
+async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
   const { settings, report } = ctx;
   const outcome = await pollUntilGone(ctx, deploymentId, settings.waitTimeoutMs, (status) =>
     recordDeletion(report, status),

@@ -161,7 +161,7 @@ async function revisionOfThisRun(
 const NEWEST_REVISIONS_READ = 10;
 
 /** The newest revision of a newest-first list when it is newer than `previous`. */
-export function newerThan(
+function newerThan(
   newestFirst: readonly { id: string }[],
   previous: string | undefined,
 ): string | undefined {
@@ -175,7 +175,7 @@ export function newerThan(
  * resource_spec fields the service accepts but documents as "do not use": sent, with a warning.
  * (Here rather than beside the schema, which loads zod: a deploy reaches this before any request.)
  */
-export function unusedResourceSpecFields(spec: Record<string, unknown>): string[] {
+function unusedResourceSpecFields(spec: Record<string, unknown>): string[] {
   return Object.keys(spec).filter(
     (key) => key.startsWith('orchestrator_') || key.startsWith('executor_'),
   );

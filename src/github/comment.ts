@@ -16,13 +16,13 @@ import {
 
 const PERMISSION = 'pull-requests: write';
 
-export interface PrCommentSettings {
+interface PrCommentSettings {
   /** The `pr-comment` input (default true). */
   enabled: boolean;
   hasToken: boolean;
 }
 
-export type PrCommentDecision =
+type PrCommentDecision =
   | { comment: true; issueNumber: number }
   /** `notice`: text worth showing the user (core.notice); absent for the expected, quiet skips. */
   | { comment: false; reason: string; notice?: string };
@@ -64,7 +64,7 @@ export function shouldComment(
 // Posting
 // ---------------------------------------------------------------------------------------------
 
-export interface UpsertPrCommentOptions {
+interface UpsertPrCommentOptions {
   octokit: GitHubClient;
   owner: string;
   repo: string;
@@ -74,7 +74,7 @@ export interface UpsertPrCommentOptions {
   log: ReporterLog;
 }
 
-export type UpsertPrCommentResult =
+type UpsertPrCommentResult =
   | { status: 'created' | 'updated'; commentId: number; url: string }
   | { status: 'skipped'; reason: string; failure?: GitHubFailure };
 
@@ -155,7 +155,7 @@ function skipWithWarning(log: ReporterLog, failure: GitHubFailure): UpsertPrComm
 // Decide, render and post in one call
 // ---------------------------------------------------------------------------------------------
 
-export interface PublishPrCommentOptions {
+interface PublishPrCommentOptions {
   report: CommandReport;
   github: GitHubContext;
   deploymentName: string;

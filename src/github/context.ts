@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 
-export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
-export const DEFAULT_GITHUB_SERVER_URL = 'https://github.com';
+const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
+const DEFAULT_GITHUB_SERVER_URL = 'https://github.com';
 
 /** Events whose payload carries a pull request the action may comment on. */
 export const PULL_REQUEST_EVENTS: readonly string[] = ['pull_request', 'pull_request_target'];

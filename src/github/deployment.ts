@@ -15,10 +15,10 @@ import {
 
 const PERMISSION = 'deployments: write';
 /** GitHub rejects deployment status descriptions longer than this. */
-export const GITHUB_DESCRIPTION_LIMIT = 140;
+const GITHUB_DESCRIPTION_LIMIT = 140;
 const DEFAULT_DEACTIVATE_LIMIT = 30;
 /** Set on every deployment this action creates, to tell them from the ones GitHub makes. */
-export const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' } as const;
+const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' } as const;
 /** How every deployment this action creates is described (`deploy-action: deploy`). */
 export const DESCRIPTION_PREFIX = 'deploy-action: ';
 /** How many of an environment's newest deployments may hold the job's own. */
@@ -26,7 +26,7 @@ const JOB_DEPLOYMENT_LOOKBACK = 10;
 /** A job's deployment is queued, then in progress until the job ends. */
 const OPEN_STATES: readonly string[] = ['queued', 'pending', 'in_progress'];
 
-export type GitHubDeploymentState = 'success' | 'failure' | 'inactive' | 'error';
+type GitHubDeploymentState = 'success' | 'failure' | 'inactive' | 'error';
 
 interface Repository {
   octokit: GitHubClient;
@@ -35,7 +35,7 @@ interface Repository {
   log: ReporterLog;
 }
 
-export interface StartGitHubDeploymentOptions extends Repository {
+interface StartGitHubDeploymentOptions extends Repository {
   /** The commit sha to attach the deployment to (a branch or tag name works too). */
   ref: string;
   environment: string;
@@ -52,27 +52,27 @@ export interface GitHubDeploymentHandle extends Repository {
   environment: string;
 }
 
-export type StartGitHubDeploymentResult =
+type StartGitHubDeploymentResult =
   | { ok: true; handle: GitHubDeploymentHandle }
   | { ok: false; failure: GitHubFailure };
 
-export interface FinishGitHubDeploymentOptions {
+interface FinishGitHubDeploymentOptions {
   state: GitHubDeploymentState;
   environmentUrl?: string;
   logUrl?: string;
   description?: string;
 }
 
-export type GitHubCallResult = { ok: true } | { ok: false; failure: GitHubFailure };
+type GitHubCallResult = { ok: true } | { ok: false; failure: GitHubFailure };
 
-export interface DeactivateEnvironmentOptions extends Repository {
+interface DeactivateEnvironmentOptions extends Repository {
   environment: string;
   description?: string;
   /** How many of the newest deployments of the environment to mark inactive. */
   limit?: number;
 }
 
-export type DeactivateEnvironmentResult =
+type DeactivateEnvironmentResult =
   | { ok: true; deactivated: number }
   | { ok: false; deactivated: number; failure: GitHubFailure };
 
@@ -119,7 +119,7 @@ export async function startGitHubDeployment(
   return status.ok ? { ok: true, handle } : status;
 }
 
-export interface FindJobDeploymentOptions extends Repository {
+interface FindJobDeploymentOptions extends Repository {
   environment: string;
   /** This run's page (`…/actions/runs/<id>`): a status that links elsewhere is another run's. */
   runUrl?: string;

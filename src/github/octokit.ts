@@ -19,7 +19,7 @@ export interface ReporterLog {
   debug(message: string): void;
 }
 
-export type GitHubFailureKind =
+type GitHubFailureKind =
   | 'rate-limit'
   | 'permission'
   | 'not-found'

@@ -7,7 +7,7 @@ import { getOctokit } from '@actions/github';
 import type { PullRequestState } from '../rules/prune-plan.ts';
 import { describeGitHubFailure, type ReporterLog } from './octokit.ts';
 
-export interface PullRequestLookup {
+interface PullRequestLookup {
   token: string;
   /** GITHUB_API_URL (GHES has its own). */
   apiUrl: string;

@@ -22,7 +22,7 @@ import {
 import { COMMENTED_COMMANDS } from './needs-reporting.ts';
 import type { GitHubClient, ReporterLog } from './octokit.ts';
 
-export type GitHubLog = ReporterLog & {
+type GitHubLog = ReporterLog & {
   info(message: string): void;
   notice(message: string): void;
 };

@@ -9,7 +9,7 @@
 import type { WriteInFlight } from '../api/client.ts';
 import type { CommandReport } from './types.ts';
 
-export interface CancellationMoment {
+interface CancellationMoment {
   report: Readonly<CommandReport>;
   /** The writes sent and not answered when the signal came (oldest first). */
   writes: readonly WriteInFlight[];

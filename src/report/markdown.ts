@@ -11,7 +11,7 @@ import { stripTerminalControls, truncate } from './log-text.ts';
 export { truncate };
 
 /** Markdown built by this action, already safe; `table` and `link` use it as is. */
-export interface MarkdownFragment {
+interface MarkdownFragment {
   readonly markdown: string;
 }
 
@@ -116,7 +116,7 @@ export function link(text: string | MarkdownFragment, url: string | undefined): 
 }
 
 /** Longer URLs are not linked: they would bloat a summary, and no real deployment has one. */
-export const MAX_LINK_URL_LENGTH = 4096;
+const MAX_LINK_URL_LENGTH = 4096;
 
 /** Whether `link` would make a link of this URL (an http(s) one, not too long). */
 export function isLinkableUrl(url: string | undefined): boolean {

@@ -56,7 +56,7 @@ export type DeployPlan =
  * source_config fields a PATCH can never change (known-behaviour.md): compared with the
  * deployment's, never sent. `listener_config` stands for its `k8s_namespace`.
  */
-export const IMMUTABLE_SOURCE_CONFIG_FIELDS = [
+const IMMUTABLE_SOURCE_CONFIG_FIELDS = [
   'integration_id',
   'repo_url',
   'deployment_type',
@@ -74,7 +74,7 @@ const IMMUTABLE_FIELD_INPUTS: Record<(typeof IMMUTABLE_SOURCE_CONFIG_FIELDS)[num
 };
 
 /** source_config fields the server may leave out of its answers (known-behaviour.md). */
-export const UNECHOED_SOURCE_CONFIG_FIELDS: ReadonlySet<string> = new Set([
+const UNECHOED_SOURCE_CONFIG_FIELDS: ReadonlySet<string> = new Set([
   'install_command',
   'build_command',
   'listener_config',

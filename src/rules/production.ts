@@ -4,7 +4,7 @@
  * revision that failed is the one serving.
  */
 
-export interface ProductionFacts {
+interface ProductionFacts {
   /** The deployment's name, for the sentence. */
   name: string;
   /** The revision that failed (or, for the smoke test, the one that did not answer). */
@@ -18,7 +18,7 @@ export interface ProductionFacts {
   known: boolean;
 }
 
-export interface ProductionState {
+interface ProductionState {
   /** One sentence for the reason: what serves now. */
   serving: string;
   /** The revision in question is live: a rollback is worth advising. */

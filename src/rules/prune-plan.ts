@@ -13,7 +13,7 @@ import { formatAge } from '../settings/durations.ts';
 
 export type PullRequestState = 'open' | 'closed';
 
-export interface PrunePlanInput {
+interface PrunePlanInput {
   deployments: readonly Deployment[];
   namePrefix: string;
   maxAgeMs: number;
@@ -25,7 +25,7 @@ export interface PrunePlanInput {
   environmentPrefix?: string;
 }
 
-export interface PruneCandidate {
+interface PruneCandidate {
   id: string;
   name: string;
   decision: 'prune' | 'keep';

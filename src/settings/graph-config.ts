@@ -27,7 +27,7 @@ export interface GraphConfigCheck {
   smokeTestAssistant?: string;
 }
 
-export interface GraphConfigSummary {
+interface GraphConfigSummary {
   /** The graph ids, in file order. */
   graphIds: string[];
 }

@@ -6,7 +6,6 @@
  * request, and all problems are reported together, each naming its input.
  */
 import { isAbsolute, join } from 'node:path';
-import { DEPLOYMENT_TYPES, SOURCE_KINDS } from '../api/enums.ts';
 import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
 import { DEFAULT_MAX_RETRIES } from '../api/retry-policy.ts';
 import type {
@@ -16,6 +15,7 @@ import type {
   SourceKind,
   SourceRevisionConfig,
 } from '../api/schemas.ts';
+import { DEPLOYMENT_TYPES, SOURCE_KINDS } from '../api/schemas.ts';
 import type { PollInterval } from '../wait/poll-schedule.ts';
 import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
 import { INPUT_DEFAULTS } from './defaults.ts';
@@ -75,17 +75,17 @@ const DEPLOYMENT_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'stat
 export const PREVIOUS_REVISION = 'previous';
 
 /** `build-logs`: when the revision's build (and deploy) log is read and shown. */
-export const BUILD_LOGS_MODES = ['on-failure', 'stream', 'off'] as const;
-export type BuildLogsMode = (typeof BUILD_LOGS_MODES)[number];
+const BUILD_LOGS_MODES = ['on-failure', 'stream', 'off'] as const;
+type BuildLogsMode = (typeof BUILD_LOGS_MODES)[number];
 
 /** The service takes a tag only as its full ref (known-behaviour.md). */
-export const TAG_REF_PREFIX = 'refs/tags/';
+const TAG_REF_PREFIX = 'refs/tags/';
 
-export function isTagRef(ref: string | undefined): boolean {
-  return ref !== undefined && ref.startsWith(TAG_REF_PREFIX);
+function isTagRef(ref: string | undefined): boolean {
+  return ref?.startsWith(TAG_REF_PREFIX) === true;
 }
 
-export interface ApiSettings {
+interface ApiSettings {
   url: string;
   key: string;
   tenantId?: string;
@@ -97,7 +97,7 @@ export interface ApiSettings {
   allowInsecureHttp: boolean;
 }
 
-export interface SmokeTestSettings {
+interface SmokeTestSettings {
   assistantId: string;
   message: string;
   streamMode: string;
@@ -105,7 +105,7 @@ export interface SmokeTestSettings {
   runTimeoutMs: number;
 }
 
-export interface PruneSettings {
+interface PruneSettings {
   /** Deployments whose name starts with this are previews this prune may delete. */
   namePrefix: string;
   /** Not updated for longer than this: stale. */
@@ -117,7 +117,7 @@ export interface PruneSettings {
 /** Shorter prefixes would match deployments that are no previews (`a` matches `agent-prod`). */
 export const MIN_NAME_PREFIX_LENGTH = 3;
 
-export interface CheckoutSettings {
+interface CheckoutSettings {
   /** `working-directory` joined to GITHUB_WORKSPACE (or the working directory of the step). */
   directory: string;
   /** True when `working-directory` was given: then the folder must exist. */
@@ -195,7 +195,7 @@ export const DURATION_BOUNDS = {
 export const LOOPBACK_MIN_POLL_INTERVAL_MS = 5;
 
 /** Returns the raw (untrimmed) value of an input, '' when it is not set. */
-export type InputReader = (name: string) => string;
+type InputReader = (name: string) => string;
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
@@ -210,7 +210,7 @@ export function defaultRepoRef(env: Environment): string | undefined {
 }
 
 /** The tag a workflow runs for (a push of a tag, a release), else undefined. */
-export function runTag(env: Environment): string | undefined {
+function runTag(env: Environment): string | undefined {
   const ref = nonEmpty(env.GITHUB_REF);
   if (ref !== undefined) {
     return isTagRef(ref) ? nonEmpty(ref.slice(TAG_REF_PREFIX.length)) : undefined;

@@ -14,7 +14,7 @@ export interface JsonSyntaxProblem {
   problem: string;
 }
 
-export interface JsonSyntaxOptions {
+interface JsonSyntaxOptions {
   /** Name a duplicate key in the problem. Default true; false where keys may be secret. */
   showKeys?: boolean;
 }

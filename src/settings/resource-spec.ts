@@ -8,7 +8,7 @@ import { describeIssues, describeValue, formatPath } from './schema-issues.ts';
 import { parseJsonOrYaml } from './structured-text.ts';
 
 /** A field that must not exceed another one: a minimum and its maximum, a request and its limit. */
-export interface ResourceSpecBound {
+interface ResourceSpecBound {
   lower: keyof ResourceSpec;
   upper: keyof ResourceSpec;
 }

@@ -122,7 +122,7 @@ function valueAt(root: unknown, path: readonly PathKey[]): unknown {
 }
 
 /** The field names of the strict object the path leads to, or [] when it is not one. */
-export function knownKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
+function knownKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
   const target = schemaAt(schema, path);
   return target instanceof z.ZodObject ? Object.keys(target.shape) : [];
 }

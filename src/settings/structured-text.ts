@@ -45,7 +45,7 @@ export function parseJsonOrYaml(input: string, text: string): unknown {
  * overflow the call stack of the recursive code that validates it (zod), so it is refused here,
  * by an iterative walk.
  */
-export const MAX_NESTING_DEPTH = 64;
+const MAX_NESTING_DEPTH = 64;
 
 function checkDepth(input: string, value: unknown): unknown {
   const pending: { node: unknown; depth: number }[] = [{ node: value, depth: 0 }];

@@ -32,7 +32,7 @@ import type { PollSchedule } from './poll.ts';
 export type PollInterval = { kind: 'fixed'; ms: number } | { kind: 'auto'; unitMs: number };
 
 /** The fields of a revision the schedule reads. */
-export interface RevisionTimes {
+interface RevisionTimes {
   id?: string;
   status: string;
   created_at?: string | null | undefined;
@@ -66,12 +66,12 @@ const OVERDUE_SHARE = 0.5;
 const DELETION_UNITS = 10;
 
 /** A 429 seen during the wait. */
-export interface RateLimitSeen {
+interface RateLimitSeen {
   /** The largest Retry-After the server asked for, when it sent one. */
   retryAfterMs?: number | undefined;
 }
 
-export interface RolloutFacts {
+interface RolloutFacts {
   /** The status the last read showed; undefined before the first read. */
   status: string | undefined;
   /** How long the revision has existed (an estimate, see RolloutPacer). */

@@ -82,7 +82,7 @@ interface PollTimes {
   failedReads: number;
 }
 
-export type PollEnding<T> =
+type PollEnding<T> =
   | { kind: 'done'; value: T }
   | {
       kind: 'timeout';

@@ -10,7 +10,7 @@ import type { Clock } from './clock.ts';
 /** The pauses before each extra read: 3 extra reads over 3.5 s at most. */
 export const READ_AFTER_WRITE_DELAYS_MS: readonly number[] = [500, 1_000, 2_000];
 
-export interface ReadAfterWriteOptions {
+interface ReadAfterWriteOptions {
   clock: Clock;
   /** Aborts a pause (the wait's deadline, a cancellation) with its reason. */
   signal?: AbortSignal | undefined;

@@ -5,12 +5,11 @@
  * Memory stays flat: only the last revision read and the timeline (one entry per status change)
  * are kept.
  */
-import type { Clock } from './clock.ts';
 import { type PollOptions, type PollOutcome, pollUntil } from './poll.ts';
 
 /** One status of a revision as the action observed it (first seen at a poll). */
 /** What the wait reads of a revision (the API's Revision, and any shape with these fields). */
-export interface RevisionSeen {
+interface RevisionSeen {
   status: string;
   status_message?: string | null | undefined;
 }
@@ -38,7 +37,7 @@ export const FAILED_REVISION_STATUSES = [
   'DEPLOY_FAILED',
   'INTERRUPTED',
 ] as const;
-export type FailedRevisionStatus = (typeof FAILED_REVISION_STATUSES)[number];
+type FailedRevisionStatus = (typeof FAILED_REVISION_STATUSES)[number];
 
 /** Every status after which a revision does not change any more. */
 export const TERMINAL_REVISION_STATUSES = [
@@ -47,12 +46,12 @@ export const TERMINAL_REVISION_STATUSES = [
   'SKIPPED',
 ] as const;
 
-export type RevisionStatusClass = 'deployed' | 'failed' | 'skipped' | 'pending';
+type RevisionStatusClass = 'deployed' | 'failed' | 'skipped' | 'pending';
 
 /** How long a revision must stay INTERRUPTED before the wait takes it as its end. */
 export const INTERRUPTED_GRACE_MS = 2 * 60_000;
 
-export function isFailedRevisionStatus(status: string): status is FailedRevisionStatus {
+function isFailedRevisionStatus(status: string): status is FailedRevisionStatus {
   return (FAILED_REVISION_STATUSES as readonly string[]).includes(status);
 }
 
@@ -97,24 +96,24 @@ interface WaitOutcomeBase {
   failedReads: number;
 }
 
-export interface RevisionDeployed<R extends RevisionSeen> extends WaitOutcomeBase {
+interface RevisionDeployed<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'deployed';
   revision: R;
 }
 
-export interface RevisionFailed<R extends RevisionSeen> extends WaitOutcomeBase {
+interface RevisionFailed<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'failed';
   revision: R;
   status: FailedRevisionStatus;
   statusMessage?: string;
 }
 
-export interface RevisionSkipped<R extends RevisionSeen> extends WaitOutcomeBase {
+interface RevisionSkipped<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'skipped';
   revision: R;
 }
 
-export interface WaitTimedOut<R extends RevisionSeen> extends WaitOutcomeBase {
+interface WaitTimedOut<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'timeout';
   /** The last revision read; absent when no read ever succeeded. */
   revision?: R;
@@ -125,14 +124,14 @@ export interface WaitTimedOut<R extends RevisionSeen> extends WaitOutcomeBase {
   readStopped?: boolean;
 }
 
-export interface WaitCancelled<R extends RevisionSeen> extends WaitOutcomeBase {
+interface WaitCancelled<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'cancelled';
   revision?: R;
   /** The abort reason of the signal. */
   reason: unknown;
 }
 
-export interface WaitReadError<R extends RevisionSeen> extends WaitOutcomeBase {
+interface WaitReadError<R extends RevisionSeen> extends WaitOutcomeBase {
   kind: 'error';
   revision?: R;
   /** The non-transient error that ended the wait. */

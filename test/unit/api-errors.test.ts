@@ -11,7 +11,6 @@ import {
   transportFailureError,
 } from '../../src/api/errors.ts';
 import { createRedactor } from '../../src/api/redact.ts';
-import * as schemas from '../../src/api/schemas.ts';
 import { classifyTransportError, timeoutFailure } from '../../src/api/transport.ts';
 
 const API_KEY = 'lsv2_sk_0123456789abcdef';
@@ -31,7 +30,7 @@ function ctx(
 function answered(context: RequestContext, status: number, text: string, attempts = 1): ApiError {
   return httpFailure(context, {
     status,
-    body: parseErrorBody(text, context.redact, schemas),
+    body: parseErrorBody(text, context.redact),
     attempts,
     retryable: [429, 502, 503, 504].includes(status),
   });
@@ -170,11 +169,7 @@ describe('ApiError messages', () => {
     };
     const error = httpFailure(context, {
       status: 500,
-      body: parseErrorBody(
-        `{"oops": ${JSON.stringify(tricky)}, "key": "${API_KEY}"}`,
-        local,
-        schemas,
-      ),
+      body: parseErrorBody(`{"oops": ${JSON.stringify(tricky)}, "key": "${API_KEY}"}`, local),
       attempts: 1,
       retryable: false,
     });

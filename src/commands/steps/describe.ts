@@ -31,7 +31,7 @@ export function recordRevision(report: CommandReport, revision: Revision): void 
 }
 
 /** The deployment as JSON for the `result` output: secret names kept, values dropped. */
-export function withoutSecretValues(deployment: Deployment): Record<string, unknown> {
+function withoutSecretValues(deployment: Deployment): Record<string, unknown> {
   const copy = JSON.parse(JSON.stringify(deployment)) as Record<string, unknown>;
   if (Array.isArray(copy.secrets)) {
     copy.secrets = (copy.secrets as { name?: unknown }[]).map((secret) => ({ name: secret.name }));

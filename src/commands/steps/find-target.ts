@@ -35,7 +35,7 @@ const MAX_IDS_LISTED = 10;
  * Two deployments with one name (a server without the unique-name rule, or two creates that
  * raced): acting on the first one listed could patch, redeploy or delete the wrong one.
  */
-export function duplicateNameError(name: string, deployments: readonly Deployment[]): InputError {
+function duplicateNameError(name: string, deployments: readonly Deployment[]): InputError {
   const ids = deployments.map((deployment) => deployment.id);
   // Bounded: a broken server could list thousands.
   const shown = ids.slice(0, MAX_IDS_LISTED);

@@ -14,7 +14,7 @@ import type { CommandContext, Logger } from './command-context.ts';
 /** How many lines of a failed stage's log are shown: the official client's 30. */
 export const FAILURE_LOG_LINES = 30;
 /** The longest log line kept, in characters; longer ones are cut. */
-export const MAX_LOG_LINE_LENGTH = 500;
+const MAX_LOG_LINE_LENGTH = 500;
 /** Lines a page of the build log stream asks for. */
 export const STREAM_PAGE_SIZE = 100;
 /** Pages the stream reads at most per poll: a flood of lines cannot stall the wait. */
@@ -31,7 +31,7 @@ export function failureLogKind(status: string): LogKind | undefined {
 }
 
 /** The text of a log line, one line, bounded. */
-export function logLineText(line: LogLine): string {
+function logLineText(line: LogLine): string {
   const text = (line.message ?? '').replace(/\r?\n/g, ' ');
   return text.length > MAX_LOG_LINE_LENGTH ? `${text.slice(0, MAX_LOG_LINE_LENGTH)}…` : text;
 }
@@ -75,7 +75,7 @@ export async function readFailureLog(
 }
 
 /** Tells the log how the failure log came out: the lines in a group, or why there are none. */
-export async function logFailureLog(log: Logger, failureLog: FailureLogReport): Promise<void> {
+async function logFailureLog(log: Logger, failureLog: FailureLogReport): Promise<void> {
   const what = `${failureLog.kind === 'build' ? 'Build' : 'Deploy'} log of revision ${failureLog.revisionId}`;
   if (failureLog.lines === undefined) {
     log.info(`${what}: not available (${failureLog.unavailable ?? 'unknown reason'}).`);

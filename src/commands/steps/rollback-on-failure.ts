@@ -14,7 +14,7 @@ import type { CommandContext } from './command-context.ts';
 import { recordDeployment } from './describe.ts';
 import { slowedOnRateLimits } from './follow-rollout.ts';
 
-export interface RollbackPoint {
+interface RollbackPoint {
   deploymentId: string;
   /** The revision active before this run; undefined when none was (e.g. a first deploy). */
   previousRevisionId: string | undefined;

@@ -1,0 +1,204 @@
+/**
+ * The shape of src/ (README "How it is built"): one folder per concern on layers that import only
+ * downwards, one file per `command:` value, no loose files but the entry and the edge, no file
+ * name twice, no import cycle, and no export that nothing outside its file imports. Read from the
+ * source text itself, so a new file or import is judged the day it is written.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SRC = join(ROOT, 'src');
+
+/** Bottom first: a file may import its own folder and the folders before it, never after. */
+const LAYERS = [
+  'wait',
+  'api',
+  'settings',
+  'rules',
+  'report',
+  'github',
+  'commands/steps',
+  'commands',
+  '.',
+] as const;
+
+function tsFilesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(folder, file));
+}
+
+const FILES = tsFilesUnder(SRC).map((file) => relative(SRC, file));
+
+/** Relative module specifiers a file imports (static, dynamic, type-only, re-exports). */
+function specifiersOf(source: string): string[] {
+  const found: string[] = [];
+  for (const match of source.matchAll(
+    /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm,
+  )) {
+    if (match[1] !== undefined) found.push(match[1]);
+  }
+  return found;
+}
+
+/** file (relative to src/) → the files it imports (relative to src/). */
+function importGraph(files: readonly string[], read: (file: string) => string) {
+  return new Map(
+    files.map((file) => [
+      file,
+      specifiersOf(read(file)).map((specifier) =>
+        relative(SRC, resolve(SRC, dirname(file), specifier)),
+      ),
+    ]),
+  );
+}
+
+const readSrc = (file: string): string => readFileSync(join(SRC, file), 'utf8');
+const GRAPH = importGraph(FILES, readSrc);
+
+function layerOf(file: string): number {
+  const folder = dirname(file);
+  const index = LAYERS.indexOf(folder as (typeof LAYERS)[number]);
+  if (index === -1) throw new Error(`${file}: its folder ${folder} is on no layer`);
+  return index;
+}
+
+/** Imports that run back up: to a later layer. */
+function importsUpward(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) =>
+    targets.filter((target) => layerOf(target) > layerOf(file)).map((up) => `${file} → ${up}`),
+  );
+}
+
+/** One cycle per strongly tied group, as `a → b → a`; none when the graph is a DAG. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (state.get(target) === 'open') {
+        found.push([...path.slice(path.indexOf(target)), target].join(' → '));
+      } else if (!state.has(target)) {
+        visit(target);
+      }
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+/** Names exported by declarations (`export function x`, `export const x`, `export { x }`). */
+function exportedNames(source: string): string[] {
+  const names = [
+    ...source.matchAll(
+      /^export\s+(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm,
+    ),
+  ].map((match) => match[1] ?? '');
+  for (const list of source.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}(?!\s*from)/gm)) {
+    for (const item of (list[1] ?? '').split(',')) {
+      const name = item
+        .trim()
+        .split(/\s+as\s+/)
+        .pop();
+      if (name) names.push(name.replace(/^type\s+/, ''));
+    }
+  }
+  return names;
+}
+
+/** Every file outside src/ that may import from it: tests, benchmarks, scripts. */
+const OUTSIDE = ['test', 'bench', 'scripts'].flatMap((folder) => tsFilesUnder(join(ROOT, folder)));
+
+/** `file`'s exports that no other file imports by name (from src/, test/, bench/, scripts/). */
+function exportsWithoutImporter(file: string): string[] {
+  const importers = [
+    ...FILES.filter((other) => other !== file && (GRAPH.get(other) ?? []).includes(file)).map(
+      readSrc,
+    ),
+    ...OUTSIDE.filter((other) =>
+      specifiersOf(readFileSync(other, 'utf8')).some(
+        (specifier) => resolve(dirname(other), specifier) === join(SRC, file),
+      ),
+    ).map((other) => readFileSync(other, 'utf8')),
+  ];
+  const word = (name: string) => new RegExp(`(?<![\\w$])${name.replace('$', '\\$')}(?![\\w$])`);
+  return exportedNames(readSrc(file)).filter(
+    (name) => !importers.some((text) => word(name).test(text)),
+  );
+}
+
+describe('the layout of src/', () => {
+  it('has no loose file but the entry and the edge', () => {
+    expect(FILES.filter((file) => dirname(file) === '.').sort()).toEqual(['index.ts', 'main.ts']);
+  });
+
+  it('names no file twice', () => {
+    const names = FILES.map((file) => basename(file));
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  });
+
+  it('puts every file on a layer', () => {
+    expect(FILES.filter((file) => !LAYERS.includes(dirname(file) as never))).toEqual([]);
+  });
+
+  it('holds exactly one file per `command:` value in commands/', () => {
+    const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: { command: { description: string } };
+    };
+    const commands = FILES.filter((file) => dirname(file) === 'commands')
+      .map((file) => basename(file, '.ts'))
+      .sort();
+    // "What to do: deploy, redeploy, ... or prune."
+    const values = action.inputs.command.description
+      .replace(/^What to do:/, '')
+      .split(/,|\bor\b|\./)
+      .map((value) => value.trim())
+      .filter((value) => value !== '')
+      .sort();
+    expect(values).toContain('deploy');
+    expect(commands).toEqual(values);
+  });
+});
+
+describe('the import graph of src/', () => {
+  it('imports only downwards: nothing runs back up a layer', () => {
+    expect(importsUpward(GRAPH)).toEqual([]);
+  });
+
+  it('has no cycle', () => {
+    expect(cycles(GRAPH)).toEqual([]);
+  });
+
+  it('has no export that nothing outside its file imports', () => {
+    const unused = FILES.flatMap((file) =>
+      exportsWithoutImporter(file).map((name) => `${file}: ${name}`),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('finds an upward import and a cycle when there is one (the checks can fail)', () => {
+    const sources: Record<string, string> = {
+      'wait/a.ts': "import { b } from '../api/b.ts';",
+      'api/b.ts': "import type { a } from '../wait/a.ts';",
+      'rules/c.ts': "export { x } from './d.ts';",
+      'rules/d.ts': "const later = await import('./c.ts');",
+    };
+    const graph = importGraph(Object.keys(sources), (file) => sources[file] ?? '');
+    expect(importsUpward(graph)).toEqual(['wait/a.ts → api/b.ts']);
+    expect(cycles(graph)).toEqual([
+      'wait/a.ts → api/b.ts → wait/a.ts',
+      'rules/c.ts → rules/d.ts → rules/c.ts',
+    ]);
+    expect(exportedNames('export const a = 1;\nexport { b, c as d };\nexport type E = 1;')).toEqual(
+      ['a', 'E', 'b', 'd'],
+    );
+  });
+});
