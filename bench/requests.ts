@@ -110,8 +110,7 @@ export async function countRequests(
     const client = new ControlPlaneClient({
       baseUrl: emulator.url,
       apiKey: API_KEY,
-      sleep: clock.sleep,
-      now: clock.now,
+      clock,
       debug: (line) => debugLines.push(line),
     });
     try {

@@ -110,8 +110,7 @@ async function oneRollout(
   const client = new ControlPlaneClient({
     baseUrl: emulator.url,
     apiKey: API_KEY,
-    sleep: clock.sleep,
-    now: clock.now,
+    clock,
   });
   try {
     // The earlier revisions: each rolls out in its time (statuses in the timeline's shares).

@@ -64,9 +64,12 @@ function maskAlways(value: string): void {
   redactor.addAlways(value);
 }
 
+/** The action's one clock: the commands' waits, the client's pauses and the report's times. */
+const clock = systemClock;
+
 /** settings → context → command → report. */
 export async function run(): Promise<void> {
-  const startedAt = Date.now();
+  const startedAt = clock.now();
   // Mask the key before anything else can print it.
   const rawKey = core.getInput('api-key').trim();
   if (rawKey !== '') maskAlways(rawKey);
@@ -99,7 +102,7 @@ export async function run(): Promise<void> {
       {
         settings,
         client,
-        clock: systemClock,
+        clock,
         signal: cancellation.signal,
         log: coreLogger,
         workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
@@ -112,7 +115,7 @@ export async function run(): Promise<void> {
   } finally {
     cancellation.stop();
   }
-  report.endedAt = Date.now();
+  report.endedAt = clock.now();
   await finishReport(report, reporting);
 }
 
@@ -131,7 +134,7 @@ async function readSettingsOrReport(startedAt: number): Promise<Settings | undef
       headline: 'The inputs are not valid: nothing was sent to the control plane',
       reason: messageOf(error),
       startedAt,
-      endedAt: Date.now(),
+      endedAt: clock.now(),
     });
     return undefined;
   }
@@ -162,6 +165,7 @@ function createClient(settings: Settings, secrets: string[]): ControlPlaneClient
     retry: { maxRetries: settings.api.maxRetries },
     secretValues: secrets,
     minSecretLength: settings.minMaskLength,
+    clock,
     // The client's debug lines show paths, which hold server-chosen ids.
     debug: (line) => core.debug(logSafe(line)),
   });

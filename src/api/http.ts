@@ -11,9 +11,9 @@
  * messages, and one debug line per attempt. One attempt goes through transport.ts; undici does
  * everything below it: connections, keep-alive, and not following redirects.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { type Clock, systemClock } from '../wait/clock.ts';
 import {
   type ApiError,
   describeLocation,
@@ -47,7 +47,6 @@ import {
   timeoutFailure,
 } from './transport.ts';
 
-type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The deadline of one attempt when none is given: the `request-timeout` input's default. */
@@ -60,11 +59,13 @@ export interface HttpClientOptions {
   /** `request-timeout`: deadline of one attempt, from sending to the last byte of the answer. */
   requestTimeoutMs?: number;
   retry?: Partial<RetryPolicy>;
-  sleep?: Sleep;
+  /**
+   * The action's one clock: the pauses between attempts, durations in debug lines, Retry-After
+   * dates and callers' retry deadlines. Default: the system's.
+   */
+  clock?: Clock;
   /** Numbers in [0, 1) for the backoff jitter. */
   random?: () => number;
-  /** Milliseconds since the epoch: durations in debug lines and Retry-After dates. */
-  now?: () => number;
   /** Receives one line per attempt: method, path, status or error code, duration, retry. */
   debug?: (line: string) => void;
   userAgent?: string;
@@ -134,10 +135,6 @@ type AttemptOutcome =
     }
   | { type: 'no-answer'; failure: TransportFailure };
 
-const defaultSleep: Sleep = async (ms, signal) => {
-  await delay(ms, undefined, signal ? { signal } : undefined);
-};
-
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -172,9 +169,8 @@ export class HttpClient {
   readonly #secrets: readonly string[];
   readonly #apiKey: string;
   readonly #minSecretLength: number;
-  readonly #sleep: Sleep;
+  readonly #clock: Clock;
   readonly #random: () => number;
-  readonly #now: () => number;
   readonly #debug: ((line: string) => void) | undefined;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
@@ -197,9 +193,8 @@ export class HttpClient {
     this.#apiKey = options.apiKey;
     this.#secrets = options.secretValues ?? [];
     this.#minSecretLength = options.minSecretLength ?? DEFAULT_MIN_MASK_LENGTH;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
-    this.#now = options.now ?? Date.now;
     this.#debug = options.debug;
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? createDispatcher();
@@ -244,10 +239,10 @@ export class HttpClient {
     return retryDelayMs(retryIndex, this.policy, this.#random, retryAfterMs);
   }
 
-  /** Sleeps with the injected sleep; an abort of `signal` ends the wait with its reason. */
+  /** Sleeps on the clock; an abort of `signal` ends the wait with its reason. */
   async pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
     try {
-      await this.#sleep(ms, signal);
+      await this.#clock.sleep(ms, signal);
     } catch (error) {
       // node's timers reject with their own AbortError; callers expect the signal's reason.
       signal?.throwIfAborted();
@@ -297,9 +292,9 @@ export class HttpClient {
     const idempotent = IDEMPOTENT_METHODS.has(req.method) || req.readOnly === true;
     for (let attempt = (req.previousAttempts ?? 0) + 1; ; attempt++) {
       req.signal?.throwIfAborted();
-      const started = this.#now();
+      const started = this.#clock.now();
       const outcome = await this.#attempt(req);
-      const took = `${Math.round(this.#now() - started)} ms`;
+      const took = `${Math.round(this.#clock.now() - started)} ms`;
       const shown = `${req.method} ${req.path}${req.query?.size ? `?${req.query}` : ''}`;
 
       if (outcome.type === 'answer' && this.#isAccepted(outcome.status, req)) {
@@ -325,7 +320,7 @@ export class HttpClient {
           ? `; not repeated: ${req.method} is not idempotent`
           : attempt > this.policy.maxRetries
             ? `; giving up after ${attempt} attempts`
-            : req.retryDeadline !== undefined && this.#now() + wait > req.retryDeadline
+            : req.retryDeadline !== undefined && this.#clock.now() + wait > req.retryDeadline
               ? `; not retried: a retry in ${wait} ms would start after the caller's deadline`
               : undefined;
       if (stop !== undefined) {
@@ -382,7 +377,7 @@ export class HttpClient {
       body,
       attempts,
       retryable: RETRYABLE_STATUSES.has(status),
-      retryAfterMs: parseRetryAfter(outcome.retryAfter, this.#now()),
+      retryAfterMs: parseRetryAfter(outcome.retryAfter, this.#clock.now()),
     });
   }
 

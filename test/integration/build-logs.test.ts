@@ -27,7 +27,7 @@ async function start(options: EmulatorOptions = {}): Promise<void> {
   client = new ControlPlaneClient({
     baseUrl: emulator.url,
     apiKey: API_KEY,
-    sleep: async () => {},
+    clock: { now: Date.now, sleep: async () => {} },
   });
 }
 

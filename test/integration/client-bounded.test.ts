@@ -77,7 +77,7 @@ function client(baseUrl: string, maxRetries = 2): ControlPlaneClient {
     baseUrl,
     apiKey: API_KEY,
     retry: { maxRetries },
-    sleep: async () => undefined,
+    clock: { now: Date.now, sleep: async () => undefined },
   });
   clients.push(created);
   return created;

@@ -27,8 +27,11 @@ function client(overrides: Partial<ControlPlaneClientOptions> = {}): ControlPlan
   const created = new ControlPlaneClient({
     baseUrl: emu.url,
     apiKey: API_KEY,
-    sleep: async (ms) => {
-      sleeps.push(ms);
+    clock: {
+      now: Date.now,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
     },
     random: () => 0.5,
     debug: (line) => debugLines.push(line),

@@ -9,6 +9,7 @@ import { ControlPlaneClient, type ControlPlaneClientOptions } from '../../src/ap
 import { ApiError, InvalidRequestError } from '../../src/api/errors.ts';
 import { runStream } from '../../src/api/run-stream.ts';
 import type { CreateDeploymentRequest, RunStreamChunk } from '../../src/api/schemas.ts';
+import type { Clock } from '../../src/wait/clock.ts';
 
 const API_KEY = 'sk-test-0123456789';
 const SECRET_VALUE = 'very-secret-db-password';
@@ -79,16 +80,22 @@ function reply(
 let sleeps: number[] = [];
 let debugLines: string[] = [];
 
+/** A client whose clock records its pauses instead of sleeping; `now`/`sleep` replace its parts. */
 function client(
   baseUrl: string,
-  overrides: Partial<ControlPlaneClientOptions> = {},
+  { now, sleep, ...overrides }: Partial<ControlPlaneClientOptions & Clock> = {},
 ): ControlPlaneClient {
   const created = new ControlPlaneClient({
     baseUrl,
     apiKey: API_KEY,
     secretValues: [SECRET_VALUE],
-    sleep: async (ms) => {
-      sleeps.push(ms);
+    clock: {
+      now: now ?? Date.now,
+      sleep:
+        sleep ??
+        (async (ms) => {
+          sleeps.push(ms);
+        }),
     },
     random: () => 0.5,
     debug: (line) => debugLines.push(line),
