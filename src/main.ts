@@ -24,10 +24,11 @@ import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandReport } from './report/types.ts';
+import { InputError, InputErrors } from './settings/input-error.ts';
 import type { CommandName } from './settings/inputs.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './settings/inputs.ts';
-import { InputError, InputErrors, secretValues, unmaskedSecretNames } from './settings/parse.ts';
 import { loadResourceSpecReader } from './settings/resource-spec-reader.ts';
+import { secretValues, unmaskedSecretNames } from './settings/secrets.ts';
 import { systemClock } from './wait/clock.ts';
 
 const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {

@@ -10,6 +10,7 @@
  */
 import type { z } from 'zod';
 import type { Redact } from './redact.ts';
+import { describeIssues } from './schema-issues.ts';
 import { ErrorDetailSchema, HTTPValidationErrorSchema } from './schemas.ts';
 import type { TransportFailure } from './transport.ts';
 
@@ -155,10 +156,7 @@ export class DuplicateNameError extends Error {
 export function checkRequest<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map(
-    (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`,
-  );
-  throw new InvalidRequestError(what, problems);
+  throw new InvalidRequestError(what, describeIssues('', schema, value, result.error.issues));
 }
 
 // ---------------------------------------------------------------------------------------------

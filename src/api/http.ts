@@ -35,6 +35,7 @@ import {
   resolveRetryPolicy,
   retryDelayMs,
 } from './retry-policy.ts';
+import { describeIssues } from './schema-issues.ts';
 import {
   AnswerTooLargeError,
   classifyTransportError,
@@ -143,14 +144,11 @@ function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
 }
 
-/** A short account of why zod refused a body, for "unexpected response" messages. */
-function describeIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, 3).map((issue) => {
-    const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
-    return `${where}: ${issue.message}`;
-  });
-  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
-  return `${shown.join('; ')}${more}`;
+/** A short account of why the schema refused an answer, for "unexpected response" messages. */
+function answerProblem(schema: z.ZodType, answer: unknown, error: z.ZodError): string {
+  const lines = describeIssues('', schema, answer, error.issues);
+  const more = lines.length > 3 ? ` (and ${lines.length - 3} more)` : '';
+  return `${lines.slice(0, 3).join('; ')}${more}`;
 }
 
 /** The 429 answers of a client so far (a wait slows its schedule when their count grows). */
@@ -354,7 +352,7 @@ export class HttpClient {
     }
     const checked = schema.safeParse(parsed);
     if (!checked.success) {
-      const problem = describeIssues(checked.error);
+      const problem = answerProblem(schema, parsed, checked.error);
       throw invalidResponseError(ctx, answer.status, problem, answer.attempts, 'wrong-shape');
     }
     return checked.data;

@@ -1,6 +1,6 @@
 /** `command: listener` — read a listener; and the pre-deploy check that it serves a namespace. */
 import type { Listener } from '../api/schemas.ts';
-import { InputError } from '../settings/parse.ts';
+import { InputError } from '../settings/input-error.ts';
 import type { CommandContext } from './steps/command-context.ts';
 
 export async function listener(ctx: CommandContext): Promise<void> {

@@ -13,7 +13,7 @@ import type {
   SourceKind,
   SourceRevisionConfig,
 } from '../api/schemas.ts';
-import { InputError } from '../settings/parse.ts';
+import { InputError } from '../settings/input-error.ts';
 
 /** One field a patch changes (or a dry run would). */
 export interface FieldChange {

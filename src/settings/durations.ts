@@ -1,5 +1,5 @@
+import { quote } from '../api/schema-issues.ts';
 import { InputError } from './input-error.ts';
-import { quote } from './quote.ts';
 
 export interface DurationOptions {
   /** Accept `0` / `0s` (e.g. "do not wait"). Default false. */

@@ -10,9 +10,10 @@
  * Pure: the file system is reached only through `pathKind`, so every rule is tested with plain
  * values. Every problem is collected; one InputError names them all.
  */
+
+import { quote } from '../api/schema-issues.ts';
 import { InputError } from './input-error.ts';
 import { findJsonSyntaxProblem } from './json-syntax.ts';
-import { quote } from './quote.ts';
 import { RESERVED_ENV_NAMES } from './reserved-env-names.ts';
 
 /** What is at a path: the check needs graph files to be files. */

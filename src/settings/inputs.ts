@@ -19,25 +19,21 @@ import { DEPLOYMENT_TYPES, SOURCE_KINDS } from '../api/schemas.ts';
 import type { PollInterval } from '../wait/poll-schedule.ts';
 import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
 import { INPUT_DEFAULTS } from './defaults.ts';
-import { parseAge } from './durations.ts';
+import { parseAge, parseDuration } from './durations.ts';
+import { InputError, InputErrorCollector } from './input-error.ts';
+import { parseDeploymentName } from './name.ts';
 import {
   checkHeaderValue,
-  InputError,
-  InputErrorCollector,
-  isLoopbackUrl,
-  parseApiUrl,
   parseBoolean,
   parseChoice,
-  parseDeploymentName,
-  parseDuration,
-  parseHttpUrl,
   parseInteger,
   parseList,
   parsePollInterval,
-  parseSecrets,
-  RESERVED_ENV_NAMES,
-} from './parse.ts';
+} from './parsers.ts';
+import { RESERVED_ENV_NAMES } from './reserved-env-names.ts';
 import { parseResourceSpecInput } from './resource-spec-reader.ts';
+import { parseSecrets } from './secrets.ts';
+import { isLoopbackUrl, parseApiUrl, parseHttpUrl } from './url.ts';
 
 /** The `command` input: what the run does. */
 export type CommandName =

@@ -5,7 +5,7 @@
  * JSON.parse silently keeps the last of two equal keys, which hides a mistake.
  * The scanner is iterative (an explicit stack), so deep nesting cannot overflow the call stack.
  */
-export interface JsonSyntaxProblem {
+interface JsonSyntaxProblem {
   /** 1-based. */
   line: number;
   /** 1-based, in UTF-16 code units. */

@@ -1,5 +1,5 @@
+import { quote } from '../api/schema-issues.ts';
 import { InputError } from './input-error.ts';
-import { quote } from './quote.ts';
 
 /**
  * The service only says "lowercase letters, digits and dashes". We also refuse a leading or

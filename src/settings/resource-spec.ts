@@ -3,8 +3,8 @@ import {
   type ResourceSpec,
   ResourceSpecSchema,
 } from '../api/resource-spec-schema.ts';
+import { describeIssues, describeValue, formatPath } from '../api/schema-issues.ts';
 import { InputError } from './input-error.ts';
-import { describeIssues, describeValue, formatPath } from './schema-issues.ts';
 import { parseJsonOrYaml } from './structured-text.ts';
 
 /** A field that must not exceed another one: a minimum and its maximum, a request and its limit. */

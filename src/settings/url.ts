@@ -1,7 +1,7 @@
+import { quote } from '../api/schema-issues.ts';
 import { InputError } from './input-error.ts';
-import { quote } from './quote.ts';
 
-export interface ApiUrlOptions {
+interface ApiUrlOptions {
   /** Accept plain http for hosts other than loopback (the `allow-insecure-http` input). */
   allowInsecureHttp: boolean;
 }

@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify as toYaml } from 'yaml';
 import { type ResourceSpec, ResourceSpecSchema, SecretSchema } from '../../src/api/schemas.ts';
-import { parseBoolean } from '../../src/settings/boolean.ts';
 import { formatDuration, parseDuration } from '../../src/settings/durations.ts';
 import { InputError } from '../../src/settings/input-error.ts';
 import {
@@ -14,6 +13,7 @@ import {
   parseDeploymentName,
   toDeploymentName,
 } from '../../src/settings/name.ts';
+import { parseBoolean } from '../../src/settings/parsers.ts';
 import { parseResourceSpec, RESOURCE_SPEC_BOUNDS } from '../../src/settings/resource-spec.ts';
 import { parseSecrets } from '../../src/settings/secrets.ts';
 import { loadYaml } from '../../src/settings/structured-text.ts';

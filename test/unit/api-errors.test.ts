@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type ApiError,
+  checkRequest,
   describeLocation,
   httpFailure,
+  InvalidRequestError,
   invalidResponseError,
   parseErrorBody,
   type RequestContext,
@@ -263,5 +266,29 @@ describe('classifyTransportError', () => {
       description: 'weird',
       retryable: false,
     });
+  });
+});
+
+describe('checkRequest', () => {
+  it('tells what is wrong with a request about to be sent as the inputs are told', () => {
+    const schema = z.strictObject({
+      name: z.string(),
+      spec: z.strictObject({ max_scale: z.number().int() }).optional(),
+    });
+    let thrown: unknown;
+    try {
+      checkRequest(schema, { name: 5, spec: { max_scael: 2, max_scale: 1 } }, 'test request');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidRequestError);
+    expect((thrown as InvalidRequestError).problems.sort()).toEqual([
+      'name: expected text, got 5. Put the value in quotes.',
+      'spec.max_scael: unknown field. Did you mean `max_scale`?',
+    ]);
+    expect(() => checkRequest(schema, 'text', 'test request')).toThrow(
+      'invalid test request, nothing was sent: (root): expected a mapping, got the text "text".',
+    );
+    expect(checkRequest(schema, { name: 'a' }, 'test request')).toEqual({ name: 'a' });
   });
 });

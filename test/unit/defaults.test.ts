@@ -12,8 +12,8 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/http.ts';
 import { DEFAULT_MIN_MASK_LENGTH } from '../../src/api/redact.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.ts';
 import { INPUT_DEFAULTS } from '../../src/settings/defaults.ts';
+import { parseDuration } from '../../src/settings/durations.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
-import { parseDuration } from '../../src/settings/parse.ts';
 import { AUTO_UNIT_MS } from '../../src/wait/poll-schedule.ts';
 
 interface ActionInput {

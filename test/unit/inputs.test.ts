@@ -3,6 +3,7 @@
  * plain environment. Pure: no @actions/core, no process.env.
  */
 import { describe, expect, it } from 'vitest';
+import { InputError, InputErrors } from '../../src/settings/input-error.ts';
 import {
   DURATION_BOUNDS,
   defaultRepoRef,
@@ -11,7 +12,7 @@ import {
   readSettings,
   type Settings,
 } from '../../src/settings/inputs.ts';
-import { InputError, InputErrors, RESERVED_ENV_NAMES } from '../../src/settings/parse.ts';
+import { RESERVED_ENV_NAMES } from '../../src/settings/reserved-env-names.ts';
 import { loadResourceSpecReader } from '../../src/settings/resource-spec-reader.ts';
 
 // The entry loads the resource-spec parser (and `yaml`) before reading that input; so do these tests.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseBoolean } from '../../src/settings/boolean.ts';
 import { InputError } from '../../src/settings/input-error.ts';
+import { parseBoolean } from '../../src/settings/parsers.ts';
 
 describe('parseBoolean', () => {
   it.each([

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseChoice } from '../../src/settings/choice.ts';
 import { InputError } from '../../src/settings/input-error.ts';
-import { parseList } from '../../src/settings/list.ts';
+import { parseChoice, parseList } from '../../src/settings/parsers.ts';
 
 const COMMANDS = ['deploy', 'redeploy', 'status', 'delete'] as const;
 

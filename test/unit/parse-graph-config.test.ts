@@ -8,8 +8,8 @@ import {
   type GraphConfigCheck,
   type PathKind,
 } from '../../src/settings/graph-config.ts';
+import { InputError } from '../../src/settings/input-error.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
-import { InputError } from '../../src/settings/parse.ts';
 import { RESERVED_ENV_NAMES } from '../../src/settings/reserved-env-names.ts';
 
 const FILES: Record<string, PathKind> = {

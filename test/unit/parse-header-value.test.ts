@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { forkWithoutSecrets } from '../../src/github/context.ts';
-import { checkHeaderValue, InputError } from '../../src/settings/parse.ts';
+import { InputError } from '../../src/settings/input-error.ts';
+import { checkHeaderValue } from '../../src/settings/parsers.ts';
 import { keyTransportProblem } from '../../src/settings/url.ts';
 
 describe('checkHeaderValue', () => {

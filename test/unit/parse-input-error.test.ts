@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { quote } from '../../src/api/schema-issues.ts';
 import { InputError, InputErrorCollector, InputErrors } from '../../src/settings/input-error.ts';
-import { quote } from '../../src/settings/quote.ts';
 
 describe('InputError', () => {
   it('keeps the input name and the message', () => {

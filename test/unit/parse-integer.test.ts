@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/settings/input-error.ts';
-import { parseInteger } from '../../src/settings/integer.ts';
+import { parseInteger } from '../../src/settings/parsers.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance, nearest } from '../../src/settings/suggest.ts';
+import { didYouMean, editDistance, nearest } from '../../src/api/schema-issues.ts';
 
 describe('editDistance', () => {
   it.each([

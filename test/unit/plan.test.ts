@@ -11,7 +11,7 @@ import {
   planToJson,
   sameValue,
 } from '../../src/rules/deploy-plan.ts';
-import { InputError } from '../../src/settings/parse.ts';
+import { InputError } from '../../src/settings/input-error.ts';
 
 const SECRET_VALUE = 'plan-secret-value-8f7e';
 

@@ -8,8 +8,8 @@ import { outputsOf } from '../../src/report/outputs.ts';
 import type { CommandReport } from '../../src/report/types.ts';
 import { planPrune, pullRequestNumberOf } from '../../src/rules/prune-plan.ts';
 import { formatAge, parseAge } from '../../src/settings/durations.ts';
+import { InputError, InputErrors } from '../../src/settings/input-error.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
-import { InputError, InputErrors } from '../../src/settings/parse.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

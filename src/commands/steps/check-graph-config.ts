@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkGraphConfig, type PathKind } from '../../settings/graph-config.ts';
-import { InputError } from '../../settings/parse.ts';
+import { InputError } from '../../settings/input-error.ts';
 import type { CommandContext } from './command-context.ts';
 
 /** Larger than any graph configuration; a bigger file is not one. */

@@ -1,7 +1,7 @@
 /** Finding the deployment a command acts on: by `deployment-id`, or by exact `name`. */
 import { ApiError } from '../../api/errors.ts';
 import type { Deployment } from '../../api/schemas.ts';
-import { InputError } from '../../settings/parse.ts';
+import { InputError } from '../../settings/input-error.ts';
 import type { CommandContext } from './command-context.ts';
 
 /** `deployment-id` names no deployment: to delete, that means "already gone". */

@@ -9,7 +9,7 @@ import { logSafe } from '../../report/log-text.ts';
 import type { SmokeTestReport } from '../../report/types.ts';
 import { ROLLBACK_HOW } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
-import { keyTransportProblem } from '../../settings/parse.ts';
+import { keyTransportProblem } from '../../settings/url.ts';
 import { TimeUp } from '../../wait/poll.ts';
 import type { CommandContext } from './command-context.ts';
 

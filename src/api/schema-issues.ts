@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { quote } from './quote.ts';
-import { didYouMean } from './suggest.ts';
 
 type Issue = z.ZodError['issues'][number];
 type PathKey = PropertyKey;
@@ -9,9 +7,11 @@ type PathKey = PropertyKey;
 const MAX_LISTED_FIELDS = 12;
 
 /**
- * One line per zod issue, for a value the user wrote: the path in the input
- * (`resource-spec.init_containers[0].image`), what was expected, what was found, and how to
- * fix it, with "did you mean" for a misspelt field at any level where the schema is strict.
+ * One line per zod issue, the one account of what a schema refused (a value the user wrote, a
+ * request about to be sent, an answer): the path from `input` (`resource-spec.init_containers[0]
+ * .image`; from the top of the value when `input` is empty), what was expected, what was found,
+ * and how to fix it, with "did you mean" for a misspelt field at any level where the schema is
+ * strict.
  */
 export function describeIssues(
   input: string,
@@ -58,15 +58,18 @@ function unknownKeyFix(key: string, known: readonly string[]): string {
   return ' Check its spelling or remove it.';
 }
 
-/** `input.a[0].b`, with keys that are not plain words written as `["app.kubernetes.io/name"]`. */
+/**
+ * `input.a[0].b`, with keys that are not plain words written as `["app.kubernetes.io/name"]`;
+ * `a[0].b` without an input, and `(root)` for the top of the value.
+ */
 export function formatPath(input: string, path: readonly PathKey[]): string {
-  return path.reduce<string>((text, key) => {
+  const text = path.reduce<string>((text, key) => {
     if (typeof key === 'number') return `${text}[${key}]`;
     const name = String(key);
-    return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
-      ? `${text}.${name}`
-      : `${text}[${JSON.stringify(name)}]`;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `${text}[${JSON.stringify(name)}]`;
+    return text === '' ? name : `${text}.${name}`;
   }, input);
+  return text === '' ? '(root)' : text;
 }
 
 /** How a found value reads in a message ("got 0.5", "got the text "2""). */
@@ -163,4 +166,74 @@ function unwrap(schema: z.ZodType): z.ZodType {
     current = current.unwrap() as z.ZodType;
   }
   return current;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values and names in messages (the input parsers use these too)
+// ---------------------------------------------------------------------------------------------
+
+const MAX_QUOTED_LENGTH = 60;
+
+/**
+ * A user's (non-secret) value for an error message: JSON-quoted, so that control characters and
+ * newlines are visible and cannot start a workflow command (`::...`) in the log, and shortened
+ * so that a pasted document does not flood the message.
+ */
+export function quote(value: string): string {
+  const shown =
+    value.length > MAX_QUOTED_LENGTH ? `${value.slice(0, MAX_QUOTED_LENGTH - 1)}…` : value;
+  return JSON.stringify(shown);
+}
+
+/*
+ * "Did you mean ...?": the nearest known word by edit distance, when it is near enough to be a
+ * likely typo rather than a different word.
+ */
+/**
+ * Optimal string alignment distance (Levenshtein plus swapping two neighbouring characters),
+ * because a swap (`max_scael`) is one of the most common typos and should cost 1, not 2.
+ */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i < rows; i++) {
+    const row = d[i] as number[];
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, at(i - 2, j - 2) + 1);
+      }
+      row[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/**
+ * The candidate nearest to `value` (case-insensitively), or undefined when none is within
+ * a third of the longer word's length (at least 1): beyond that a suggestion is noise.
+ */
+export function nearest(value: string, candidates: readonly string[]): string | undefined {
+  const wanted = value.toLowerCase();
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const limit = Math.max(1, Math.floor(Math.max(wanted.length, candidate.length) / 3));
+    // The distance is at least the difference in length: skip the quadratic work when hopeless.
+    if (Math.abs(wanted.length - candidate.length) > limit) continue;
+    const distance = editDistance(wanted, candidate.toLowerCase());
+    if (distance > limit) continue;
+    if (best === undefined || distance < best.distance) best = { candidate, distance };
+  }
+  return best?.candidate;
+}
+
+/** ` Did you mean \`x\`?` for the nearest candidate, or '' when there is none. */
+export function didYouMean(value: string, candidates: readonly string[]): string {
+  const suggestion = nearest(value, candidates);
+  return suggestion === undefined ? '' : ` Did you mean \`${suggestion}\`?`;
 }
