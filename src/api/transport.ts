@@ -63,7 +63,8 @@ export function requestHeaders(options: AuthHeaderOptions): Record<string, strin
  * addresses always go direct (a local emulator or sidecar is never sent to a corporate proxy).
  */
 
-type Environment = Readonly<Record<string, string | undefined>>;
+/** The process environment as the action reads it (the runner's variables, the proxies). */
+export type Environment = Readonly<Record<string, string | undefined>>;
 
 interface ProxySettings {
   /** Proxy of http:// URLs; '' for none. */

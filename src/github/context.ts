@@ -4,6 +4,7 @@
  * can be tested; `loadGitHubContext` is the thin edge that reads process.env and the event file.
  */
 import { readFileSync } from 'node:fs';
+import type { Environment } from '../api/transport.ts';
 
 const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 const DEFAULT_GITHUB_SERVER_URL = 'https://github.com';
@@ -37,9 +38,7 @@ export interface GitHubContext {
   serverUrl: string;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-export function readGitHubContext(env: Env, eventPayload: unknown): GitHubContext {
+export function readGitHubContext(env: Environment, eventPayload: unknown): GitHubContext {
   const serverUrl = trimTrailingSlash(nonEmpty(env.GITHUB_SERVER_URL) ?? DEFAULT_GITHUB_SERVER_URL);
   const apiUrl = trimTrailingSlash(nonEmpty(env.GITHUB_API_URL) ?? DEFAULT_GITHUB_API_URL);
   const { owner, repo } = readRepository(env, eventPayload);
@@ -66,7 +65,7 @@ export function readGitHubContext(env: Env, eventPayload: unknown): GitHubContex
 
 /** Reads the runner's environment and event file. Missing or unreadable event file: no payload. */
 export function loadGitHubContext(
-  env: Env = process.env,
+  env: Environment = process.env,
   readText: (path: string) => string = (path) => readFileSync(path, 'utf8'),
 ): GitHubContext {
   return readGitHubContext(env, readEventPayload(env.GITHUB_EVENT_PATH, readText));
@@ -82,7 +81,7 @@ function readEventPayload(path: string | undefined, readText: (path: string) => 
   }
 }
 
-function readRepository(env: Env, payload: unknown): { owner: string; repo: string } {
+function readRepository(env: Environment, payload: unknown): { owner: string; repo: string } {
   const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
   if (owner && repo) return { owner, repo };
   return {

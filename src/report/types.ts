@@ -6,6 +6,7 @@
  */
 
 import type { FieldChange } from '../rules/deploy-plan.ts';
+import type { PruneCandidate } from '../rules/prune-plan.ts';
 import type { CommandName } from '../settings/inputs.ts';
 import type { TimelineEntry } from '../wait/revision.ts';
 
@@ -41,15 +42,8 @@ export interface SmokeTestReport {
   notRun?: boolean;
 }
 
-export interface PruneEntry {
-  name: string;
-  id: string;
-  decision: 'prune' | 'keep';
-  /** Why: "pull request #12 is closed", "not updated for 9d 4h", ... */
-  why: string;
-  pullRequest?: number;
-  /** The preview's GitHub environment, marked inactive once it is pruned. */
-  environment?: string;
+/** A preview as prune planned it (rules/prune-plan.ts), and what became of it. */
+export interface PruneEntry extends PruneCandidate {
   /**
    * For `prune` decisions of a real run: `deleted` (gone, or DELETE accepted without waiting),
    * `awaiting-delete` (still there when the wait ran out), `failed`, or `skipped` (cancelled

@@ -25,7 +25,7 @@ interface PrunePlanInput {
   environmentPrefix?: string;
 }
 
-interface PruneCandidate {
+export interface PruneCandidate {
   id: string;
   name: string;
   decision: 'prune' | 'keep';

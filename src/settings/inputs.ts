@@ -16,6 +16,7 @@ import type {
   SourceRevisionConfig,
 } from '../api/schemas.ts';
 import { DEPLOYMENT_TYPES, SOURCE_KINDS } from '../api/schemas.ts';
+import type { Environment } from '../api/transport.ts';
 import type { PollInterval } from '../wait/poll-schedule.ts';
 import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
 import { INPUT_DEFAULTS } from './defaults.ts';
@@ -192,7 +193,6 @@ export const LOOPBACK_MIN_POLL_INTERVAL_MS = 5;
 
 /** Returns the raw (untrimmed) value of an input, '' when it is not set. */
 type InputReader = (name: string) => string;
-export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
  * The branch or tag the workflow runs for; on pull requests, the PR's head branch. A branch by

@@ -1,5 +1,6 @@
 import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
 import type { Secret } from '../api/schemas.ts';
+import type { Environment } from '../api/transport.ts';
 import { InputError } from './input-error.ts';
 import { findJsonSyntaxProblem } from './json-syntax.ts';
 
@@ -20,11 +21,7 @@ import { findJsonSyntaxProblem } from './json-syntax.ts';
  *
  * Error messages name line numbers and secret names, never a value or a line's content.
  */
-export function parseSecrets(
-  input: string,
-  value: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Secret[] {
+export function parseSecrets(input: string, value: string, env: Environment): Secret[] {
   const trimmed = value.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return parseJsonSecrets(input, value);
   return parseSecretLines(input, value, env);
@@ -122,11 +119,7 @@ interface SecretLine {
   lineNumber: number;
 }
 
-function parseSecretLines(
-  input: string,
-  value: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Secret[] {
+function parseSecretLines(input: string, value: string, env: Environment): Secret[] {
   const lines = value.split(/\r?\n/);
   const problems: string[] = [];
   const found: SecretLine[] = [];
@@ -148,11 +141,7 @@ interface EntryResult {
   nextIndex: number;
 }
 
-function readEntry(
-  lines: readonly string[],
-  index: number,
-  env: Readonly<Record<string, string | undefined>>,
-): EntryResult {
+function readEntry(lines: readonly string[], index: number, env: Environment): EntryResult {
   const lineNumber = index + 1;
   const next = (entry: EntryResult['entry']): EntryResult => ({ entry, nextIndex: index + 1 });
   const text = (lines[index] ?? '').trim();
@@ -183,11 +172,7 @@ function readEntry(
   );
 }
 
-function fromEnvironment(
-  name: string,
-  lineNumber: number,
-  env: Readonly<Record<string, string | undefined>>,
-): SecretLine | string {
+function fromEnvironment(name: string, lineNumber: number, env: Environment): SecretLine | string {
   // Own properties only: a secret named `constructor` must not find Object.prototype's.
   const value = Object.hasOwn(env, name) ? env[name] : undefined;
   if (typeof value === 'string' && value !== '') return { name, value, lineNumber };

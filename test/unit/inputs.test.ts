@@ -3,11 +3,11 @@
  * plain environment. Pure: no @actions/core, no process.env.
  */
 import { describe, expect, it } from 'vitest';
+import type { Environment } from '../../src/api/transport.ts';
 import { InputError, InputErrors } from '../../src/settings/input-error.ts';
 import {
   DURATION_BOUNDS,
   defaultRepoRef,
-  type Environment,
   LOOPBACK_MIN_POLL_INTERVAL_MS,
   readSettings,
   type Settings,
