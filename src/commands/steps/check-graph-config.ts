@@ -1,6 +1,6 @@
 /**
  * Before a hosted_repo deploy sends anything: the graph configuration in the checkout is read
- * and checked (src/parse/graph-config.ts). A file that is not in the checkout is no error — the
+ * and checked (settings/graph-config.ts). A file that is not in the checkout is no error — the
  * repository the control plane builds (`repo-url`) may not be the one checked out — and the log
  * says it was not checked. The file system is reached only here.
  */
@@ -8,12 +8,18 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkGraphConfig, type PathKind } from '../../settings/graph-config.ts';
 import { InputError } from '../../settings/input-error.ts';
+import type { Settings } from '../../settings/inputs.ts';
 import type { CommandContext } from './command-context.ts';
 
 /** Larger than any graph configuration; a bigger file is not one. */
 const MAX_CONFIG_BYTES = 1_000_000;
 
-export function checkGraphConfigFile(ctx: CommandContext): void {
+/** What the check reads of a command's context (and the report it fills in). */
+type GraphConfigCheck = Pick<CommandContext, 'log' | 'report'> & {
+  settings: Pick<Settings, 'revisionConfig' | 'source' | 'checkout' | 'smokeTest'>;
+};
+
+export function checkGraphConfigFile(ctx: GraphConfigCheck): void {
   try {
     checkInCheckout(ctx);
   } catch (error) {
@@ -25,7 +31,7 @@ export function checkGraphConfigFile(ctx: CommandContext): void {
   }
 }
 
-function checkInCheckout(ctx: CommandContext): void {
+function checkInCheckout(ctx: GraphConfigCheck): void {
   const { settings, log, report } = ctx;
   const configPath = settings.revisionConfig.graph_config_path;
   if (settings.source !== 'hosted_repo') return;

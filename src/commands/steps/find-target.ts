@@ -2,13 +2,19 @@
 import { ApiError } from '../../api/errors.ts';
 import type { Deployment } from '../../api/schemas.ts';
 import { InputError } from '../../settings/input-error.ts';
+import type { Settings } from '../../settings/inputs.ts';
 import type { CommandContext } from './command-context.ts';
+
+/** What finding the target reads of a command's context. */
+type TargetLookup = Pick<CommandContext, 'client' | 'signal' | 'log'> & {
+  settings: Pick<Settings, 'target' | 'api'>;
+};
 
 /** `deployment-id` names no deployment: to delete, that means "already gone". */
 export class UnknownDeploymentIdError extends InputError {}
 
 /** The addressed deployment, or undefined when none has that name. An unknown id is an error. */
-export async function findDeployment(ctx: CommandContext): Promise<Deployment | undefined> {
+export async function findDeployment(ctx: TargetLookup): Promise<Deployment | undefined> {
   const { client, settings, log } = ctx;
   const { deploymentId, name } = settings.target;
   if (deploymentId !== undefined) {
@@ -51,7 +57,7 @@ function duplicateNameError(name: string, deployments: readonly Deployment[]): I
 }
 
 /** Like findDeployment, for commands that cannot go on without it. */
-export async function requireDeployment(ctx: CommandContext): Promise<Deployment> {
+export async function requireDeployment(ctx: TargetLookup): Promise<Deployment> {
   const found = await findDeployment(ctx);
   if (found) return found;
   throw new InputError(
@@ -60,7 +66,10 @@ export async function requireDeployment(ctx: CommandContext): Promise<Deployment
   );
 }
 
-async function getById(ctx: CommandContext, deploymentId: string): Promise<Deployment> {
+async function getById(
+  ctx: Pick<CommandContext, 'client' | 'signal'>,
+  deploymentId: string,
+): Promise<Deployment> {
   try {
     return await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
   } catch (error) {

@@ -8,6 +8,7 @@ import type { Deployment, Revision } from '../../api/schemas.ts';
 import { logSafe } from '../../report/log-text.ts';
 import { productionAfterFailure } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
+import type { Settings } from '../../settings/inputs.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from '../../wait/poll.ts';
 import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../../wait/poll-schedule.ts';
 import { readAfterWrite } from '../../wait/read-after-write.ts';
@@ -21,6 +22,10 @@ import { runSmokeTest } from './smoke-test.ts';
 /** Actions after which the revision followed is one this run has just produced. */
 const JUST_WRITTEN: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed']);
 
+/**
+ * Follows the revision to its end (the smoke test after it, when asked: that is why this step
+ * takes the whole context), and tells the report how it went.
+ */
 export async function followRevision(
   ctx: CommandContext,
   deployment: Deployment,
@@ -139,7 +144,7 @@ const HISTORY_REVISIONS = 10;
  * then follows the statuses alone.
  */
 async function typicalRollout(
-  ctx: CommandContext,
+  ctx: Pick<CommandContext, 'client' | 'signal' | 'log'>,
   deploymentId: string,
   revisionId: string,
 ): Promise<number | undefined> {
@@ -210,7 +215,9 @@ export async function smokeTestIfAsked(ctx: CommandContext): Promise<void> {
 }
 
 function explainOutcome(
-  ctx: CommandContext,
+  ctx: Pick<CommandContext, 'client' | 'signal' | 'log' | 'report'> & {
+    settings: Pick<Settings, 'buildLogs' | 'wait' | 'waitTimeoutMs'>;
+  },
   outcome: WaitOutcome<Revision>,
   revisionId: string,
   deploymentRead: boolean,

@@ -9,6 +9,7 @@ import type { ControlPlaneClient, LogKind } from '../../api/client.ts';
 import { messageOf } from '../../api/errors.ts';
 import type { LogLine, LogPage } from '../../api/schemas.ts';
 import type { FailureLogReport } from '../../report/types.ts';
+import type { Settings } from '../../settings/inputs.ts';
 import type { CommandContext, Logger } from './command-context.ts';
 
 /** How many lines of a failed stage's log are shown: the official client's 30. */
@@ -165,7 +166,9 @@ export class BuildLogStream {
  * `build-logs: off`), puts it in the report (job summary, PR comment) and the step's log.
  */
 export async function showFailureLog(
-  ctx: CommandContext,
+  ctx: Pick<CommandContext, 'client' | 'signal' | 'log' | 'report'> & {
+    settings: Pick<Settings, 'buildLogs'>;
+  },
   deploymentId: string,
   revisionId: string,
   status: string,

@@ -8,6 +8,7 @@ import type { Deployment, Revision } from '../../api/schemas.ts';
 import { logSafe } from '../../report/log-text.ts';
 import type { RollbackReport } from '../../report/types.ts';
 import { formatDuration } from '../../settings/durations.ts';
+import type { Settings } from '../../settings/inputs.ts';
 import { revisionPolling } from '../../wait/poll-schedule.ts';
 import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
@@ -25,7 +26,12 @@ interface RollbackPoint {
 }
 
 /** Rolls back when `rollback-on-failure` is set and the smoke test of a DEPLOYED revision failed. */
-export async function rollBackIfAsked(ctx: CommandContext, point: RollbackPoint): Promise<void> {
+/** What rolling back reads of a command's context (and the report it fills in). */
+type RollbackStep = Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'report'> & {
+  settings: Pick<Settings, 'rollbackOnFailure' | 'pollInterval' | 'waitTimeoutMs'>;
+};
+
+export async function rollBackIfAsked(ctx: RollbackStep, point: RollbackPoint): Promise<void> {
   const { settings, report } = ctx;
   if (!settings.rollbackOnFailure || ctx.signal.aborted) return;
   // Only a smoke test that ran and failed: without a URL it could not run at all.
@@ -156,7 +162,7 @@ function rollbackText(
 
 /** Reads which revision is active now, for the message; a failed read says it is unknown. */
 async function readServing(
-  ctx: CommandContext,
+  ctx: RollbackStep,
   deploymentId: string,
   rollback: RollbackReport,
 ): Promise<void> {
