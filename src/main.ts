@@ -27,8 +27,8 @@ import type { CommandReport } from './report/types.ts';
 import { InputError, InputErrors } from './settings/input-error.ts';
 import type { CommandName } from './settings/inputs.ts';
 import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './settings/inputs.ts';
-import { loadResourceSpecReader } from './settings/resource-spec-reader.ts';
 import { secretValues, unmaskedSecretNames } from './settings/secrets.ts';
+import { loadYaml } from './settings/structured-text.ts';
 import { systemClock } from './wait/clock.ts';
 
 const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
@@ -122,8 +122,8 @@ export async function run(): Promise<void> {
 
 /** The settings; undefined when the inputs are not valid, which the outputs and summary tell. */
 async function readSettingsOrReport(startedAt: number): Promise<Settings | undefined> {
-  // The resource-spec parser (its schema, `yaml`) is loaded only when the input is set.
-  if (core.getInput('resource-spec').trim() !== '') await loadResourceSpecReader();
+  // `yaml` (a lazy chunk) is loaded only when the one input that may be YAML is set.
+  if (core.getInput('resource-spec').trim() !== '') await loadYaml();
   try {
     return readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);
   } catch (error) {

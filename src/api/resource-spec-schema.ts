@@ -1,7 +1,7 @@
 /**
  * The resource_spec schema, the largest one, in a module of its own: the `resource-spec` input's
- * parser (loaded by parse/resource-spec-reader.ts only when the input is set) needs it without
- * the rest of schemas.ts, and the request bodies of schemas.ts embed it.
+ * parser (settings/resource-spec.ts) checks the input against it, and the request bodies of
+ * schemas.ts embed it.
  */
 import { z } from 'zod';
 

@@ -1,6 +1,6 @@
 /**
  * `command: redeploy` — redeploy a given revision (or `previous`: a rollback of the newest
- * release, see src/rollback.ts), then follow the revision that the redeploy produced.
+ * release, see rules/rollback-target.ts), then follow the revision that the redeploy produced.
  */
 import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';

@@ -1,6 +1,6 @@
 /**
  * What decides GitHub reporting, without loading it: main.ts reads this small module first and
- * imports the Octokit-based one (github.ts) only when a run needs it.
+ * imports the Octokit-based one (reporting.ts) only when a run needs it.
  */
 
 import type { CommandName, GitHubReportingSettings } from '../settings/inputs.ts';

@@ -2,7 +2,7 @@
  * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
  * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
  * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
- * Nothing here fails a run: every GitHub problem is a warning (see github-api.ts).
+ * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
 import { getOctokit } from '@actions/github';
 import type { CommandReport } from '../report/types.ts';

@@ -1,8 +1,9 @@
 /**
  * What a command did, as plain data. Commands build a CommandReport; the reporters (outputs, job
  * summary, PR comment, GitHub deployment) only read it. Every string that came from the server is
- * raw here: each reporter escapes it for its own medium. The types other layers share too
- * (CommandName, TimelineEntry, FieldChange) live in ../model.ts.
+ * raw here: each reporter escapes it for its own medium. The types it shares with other layers
+ * live where they are made: CommandName in settings/, TimelineEntry in wait/, FieldChange and
+ * PruneCandidate in rules/.
  */
 
 import type { FieldChange } from '../rules/deploy-plan.ts';

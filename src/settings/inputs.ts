@@ -32,7 +32,7 @@ import {
   parsePollInterval,
 } from './parsers.ts';
 import { RESERVED_ENV_NAMES } from './reserved-env-names.ts';
-import { parseResourceSpecInput } from './resource-spec-reader.ts';
+import { parseResourceSpec } from './resource-spec.ts';
 import { parseSecrets } from './secrets.ts';
 import { isLoopbackUrl, parseApiUrl, parseHttpUrl } from './url.ts';
 
@@ -572,7 +572,7 @@ function readSourceConfig(text: Text, parsed: Parsed, flag: Flag, problem: Probl
   if (installCommand !== undefined) config.install_command = installCommand;
   const buildCommand = text('build-command');
   if (buildCommand !== undefined) config.build_command = buildCommand;
-  const resourceSpec = parsed('resource-spec', (v) => parseResourceSpecInput('resource-spec', v));
+  const resourceSpec = parsed('resource-spec', (v) => parseResourceSpec('resource-spec', v));
   if (resourceSpec !== undefined) config.resource_spec = resourceSpec;
   return config;
 }

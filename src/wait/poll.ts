@@ -1,6 +1,6 @@
 /**
  * Polling until a condition holds, within a deadline: the one loop behind every wait of the
- * action (a revision reaching a final status, wait.ts; a deleted deployment answering 404,
+ * action (a revision reaching a final status, revision.ts; a deleted deployment answering 404,
  * commands/delete.ts, for delete and prune).
  *
  * Timing contract (benchmarked; test/unit/wait.test.ts pins it with a fake clock):

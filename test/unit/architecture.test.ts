@@ -1,8 +1,9 @@
 /**
- * The shape of src/ (README "How it is built"): one folder per concern on layers that import only
- * downwards, one file per `command:` value, no loose files but the entry and the edge, no file
- * name twice, no import cycle, and no export that nothing outside its file imports. Read from the
- * source text itself, so a new file or import is judged the day it is written.
+ * The shape of src/ (docs/architecture.md, "How it is built"): one folder per concern on layers
+ * that import only downwards, one file per `command:` value, no loose files but the entry and
+ * the edge, no file name twice, no import cycle, and no export that nothing outside its file
+ * imports. Read from the source text itself, so a new file or import is judged the day it is
+ * written.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -143,6 +144,17 @@ describe('the layout of src/', () => {
   it('names no file twice', () => {
     const names = FILES.map((file) => basename(file));
     expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  });
+
+  it('gives each folder one line in docs/architecture.md, in the order of the layers', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z]+\/|index\.ts`, `main\.ts)` \| [^|\n]+ \|$/gm)].map(
+      (match) => match[1],
+    );
+    const folders = LAYERS.filter((layer) => layer !== 'commands/steps').map((layer) =>
+      layer === '.' ? 'index.ts`, `main.ts' : `${layer}/`,
+    );
+    expect(rows).toEqual(folders);
   });
 
   it('puts every file on a layer', () => {

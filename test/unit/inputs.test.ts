@@ -13,10 +13,10 @@ import {
   type Settings,
 } from '../../src/settings/inputs.ts';
 import { RESERVED_ENV_NAMES } from '../../src/settings/reserved-env-names.ts';
-import { loadResourceSpecReader } from '../../src/settings/resource-spec-reader.ts';
+import { loadYaml } from '../../src/settings/structured-text.ts';
 
 // The entry loads the resource-spec parser (and `yaml`) before reading that input; so do these tests.
-await loadResourceSpecReader();
+await loadYaml();
 
 const BASE = { 'api-url': 'https://api.example.com', 'api-key': 'key-123' };
 const PUSH_ENV: Environment = { GITHUB_REF_NAME: 'main' };

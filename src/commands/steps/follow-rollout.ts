@@ -81,24 +81,7 @@ export async function followRevision(
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
   );
-  const outcome = await log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, () =>
-    waitForRevision({
-      read: polling.pacer
-        ? slowedOnRateLimits(ctx.client, polling.pacer, readRevision)
-        : readRevision,
-      clock: ctx.clock,
-      pollIntervalMs: polling.pollIntervalMs,
-      waitTimeoutMs: settings.waitTimeoutMs,
-      signal: ctx.signal,
-      isTransientError: (error) => error instanceof ApiError && error.retryable,
-      onStatusChange: (entry, revision) => {
-        const message = revision.status_message ? `: ${logSafe(revision.status_message, 500)}` : '';
-        log.info(
-          `${new Date(entry.startedAt).toISOString()} ${logSafe(entry.status, 64)}${message}`,
-        );
-      },
-    }),
-  );
+  const outcome = await waitInLogGroup(ctx, revisionId, polling, readRevision);
   if (outcome.revision) recordRevision(report, outcome.revision);
   report.timeline = outcome.timeline;
 
@@ -191,6 +174,38 @@ export function slowedOnRateLimits<A extends unknown[], R>(
       if (after.answers > before) pacer.rateLimited(after.retryAfterMs);
     }
   };
+}
+
+/**
+ * Waits for a revision as every rollout is followed (this run's, or a rollback's): in a log
+ * group, paced by the `poll-interval` schedule (slowed after a 429), a read that failed for a
+ * passing reason tried again at the next poll, and each new status logged with its time.
+ */
+export function waitInLogGroup(
+  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
+    settings: Pick<Settings, 'waitTimeoutMs'>;
+  },
+  revisionId: string,
+  polling: ReturnType<typeof revisionPolling>,
+  read: (signal: AbortSignal, retryDeadline?: number) => Promise<Revision>,
+): Promise<WaitOutcome<Revision>> {
+  const { log } = ctx;
+  return log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, () =>
+    waitForRevision({
+      read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
+      clock: ctx.clock,
+      pollIntervalMs: polling.pollIntervalMs,
+      waitTimeoutMs: ctx.settings.waitTimeoutMs,
+      signal: ctx.signal,
+      isTransientError: (error) => error instanceof ApiError && error.retryable,
+      onStatusChange: (entry, revision) => {
+        const message = revision.status_message ? `: ${logSafe(revision.status_message, 500)}` : '';
+        log.info(
+          `${new Date(entry.startedAt).toISOString()} ${logSafe(entry.status, 64)}${message}`,
+        );
+      },
+    }),
+  );
 }
 
 /** Runs the smoke test when `smoke-test-assistant` is set and the revision is DEPLOYED. */

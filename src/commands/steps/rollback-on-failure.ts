@@ -3,17 +3,16 @@
  * test, redeploy the revision that was active before the run and wait for it, so production is
  * back on what served before. The step still fails (the release was bad), and says what serves.
  */
-import { ApiError, messageOf } from '../../api/errors.ts';
+import { messageOf } from '../../api/errors.ts';
 import type { Deployment, Revision } from '../../api/schemas.ts';
-import { logSafe } from '../../report/log-text.ts';
 import type { RollbackReport } from '../../report/types.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import { revisionPolling } from '../../wait/poll-schedule.ts';
-import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
+import type { WaitOutcome } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
 import { recordDeployment } from './describe.ts';
-import { slowedOnRateLimits } from './follow-rollout.ts';
+import { waitInLogGroup } from './follow-rollout.ts';
 
 interface RollbackPoint {
   deploymentId: string;
@@ -95,19 +94,7 @@ export async function rollBackIfAsked(ctx: RollbackStep, point: RollbackPoint): 
   const polling = revisionPolling(settings.pollInterval);
   const read = (signal: AbortSignal) =>
     ctx.client.getRevision(point.deploymentId, produced, { signal });
-  const outcome = await ctx.log.group(`Waiting for revision ${produced} to be DEPLOYED`, () =>
-    waitForRevision({
-      read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
-      clock: ctx.clock,
-      pollIntervalMs: polling.pollIntervalMs,
-      waitTimeoutMs: settings.waitTimeoutMs,
-      signal: ctx.signal,
-      isTransientError: (error) => error instanceof ApiError && error.retryable,
-      onStatusChange: (entry) => {
-        ctx.log.info(`${new Date(entry.startedAt).toISOString()} ${logSafe(entry.status, 64)}`);
-      },
-    }),
-  );
+  const outcome = await waitInLogGroup(ctx, produced, polling, read);
   rollback.timeline = outcome.timeline;
   const status = outcome.revision?.status;
   if (status !== undefined) rollback.status = status;
