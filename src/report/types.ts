@@ -118,6 +118,11 @@ export interface CommandReport {
   reason?: string;
   /** What the person should do next. */
   nextStep?: string;
+  /**
+   * The deployment as the inputs name it (`name`, `deployment-id`): known before any request, so
+   * the outputs carry it even when the run ends (cancelled, failed) before the server answered.
+   */
+  target?: { name?: string; deploymentId?: string };
   deployment?: {
     id: string;
     name: string;
