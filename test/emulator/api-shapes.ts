@@ -335,7 +335,8 @@ export type Deployment = {
 /** Spec 2.8 and the fields seen on the production service (known-behaviour.md). */
 export type Revision = {
   id: string;
-  deployment_id: string;
+  /** Not sent by the production service (known-behaviour.md); see revisionsNameDeployment. */
+  deployment_id?: string;
   status: string;
   status_message?: string;
   source: SourceKind;

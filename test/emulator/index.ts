@@ -145,6 +145,8 @@ class RunningEmulator implements Emulator {
         stepMs,
         deleteAfterMs: options.deleteAfterMs ?? stepMs,
         notFoundAfterWrite: options.notFoundAfterWrite ?? 0,
+        revisionIdsGlobal: options.revisionIdsGlobal ?? false,
+        revisionsNameDeployment: options.revisionsNameDeployment ?? true,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),

@@ -74,6 +74,10 @@ export interface StoreSettings {
   deleteAfterMs: number;
   /** Read-after-write lag: GETs of a just-written revision (or created deployment) answered 404. */
   notFoundAfterWrite: number;
+  /** Revision ids are looked up across every deployment (EmulatorOptions.revisionIdsGlobal). */
+  revisionIdsGlobal?: boolean;
+  /** Revision answers carry `deployment_id` (EmulatorOptions.revisionsNameDeployment). */
+  revisionsNameDeployment?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -107,6 +111,11 @@ export class DeploymentStore {
 
   constructor(settings: StoreSettings) {
     this.settings = settings;
+  }
+
+  /** Whether revision answers carry `deployment_id`. */
+  get revisionsNameDeployment(): boolean {
+    return this.settings.revisionsNameDeployment !== false;
   }
 
   private now(): number {
@@ -227,7 +236,13 @@ export class DeploymentStore {
   }
 
   revision(deployment: StoredDeployment, revisionId: string): StoredRevision | undefined {
-    return deployment.revisions.find((revision) => revision.id === revisionId);
+    const own = deployment.revisions.find((revision) => revision.id === revisionId);
+    if (own !== undefined || !this.settings.revisionIdsGlobal) return own;
+    for (const other of this.byId.values()) {
+      const found = other.revisions.find((revision) => revision.id === revisionId);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 
   revisionState(revision: StoredRevision): RevisionState {

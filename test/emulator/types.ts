@@ -26,6 +26,18 @@ export interface EmulatorOptions {
    * asynchronously: the client must find its revision in the revisions list.
    */
   patchAnswersStale?: boolean;
+  /**
+   * Default false: a revision id is found only under its own deployment (a foreign one is 404).
+   * true: GET .../revisions/{id} and .../redeploy resolve the id across every deployment, as a
+   * server may that keys revisions globally (known-behaviour.md does not say the production
+   * service checks the path): a client must check a revision belongs to the deployment itself.
+   */
+  revisionIdsGlobal?: boolean;
+  /**
+   * Default true: a revision answer carries `deployment_id`. false: it does not, like the
+   * production service's revision fields (known-behaviour.md).
+   */
+  revisionsNameDeployment?: boolean;
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**

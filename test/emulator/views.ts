@@ -91,7 +91,7 @@ export function revisionView(store: DeploymentStore, revision: StoredRevision): 
   const state = store.revisionState(revision);
   const view: Revision = {
     id: revision.id,
-    deployment_id: revision.deploymentId,
+    ...(store.revisionsNameDeployment ? { deployment_id: revision.deploymentId } : {}),
     status: state.status,
     source: revision.source,
     created_at: isoAt(revision.createdAt),
