@@ -342,7 +342,8 @@ export type Revision = {
   source: SourceKind;
   created_at: string;
   updated_at: string;
-  source_config: SourceConfig;
+  /** Not sent by the production service; see revisionsShowSourceConfig. */
+  source_config?: SourceConfig;
   source_revision_config: SourceRevisionConfig & { repo_commit_sha: string };
 };
 

@@ -147,6 +147,8 @@ class RunningEmulator implements Emulator {
         notFoundAfterWrite: options.notFoundAfterWrite ?? 0,
         revisionIdsGlobal: options.revisionIdsGlobal ?? false,
         revisionsNameDeployment: options.revisionsNameDeployment ?? true,
+        revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? true,
+        echoesCommands: options.echoesCommands ?? false,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),

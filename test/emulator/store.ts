@@ -78,6 +78,10 @@ export interface StoreSettings {
   revisionIdsGlobal?: boolean;
   /** Revision answers carry `deployment_id` (EmulatorOptions.revisionsNameDeployment). */
   revisionsNameDeployment?: boolean;
+  /** Revision answers carry `source_config` (EmulatorOptions.revisionsShowSourceConfig). */
+  revisionsShowSourceConfig?: boolean;
+  /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
+  echoesCommands?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -116,6 +120,16 @@ export class DeploymentStore {
   /** Whether revision answers carry `deployment_id`. */
   get revisionsNameDeployment(): boolean {
     return this.settings.revisionsNameDeployment !== false;
+  }
+
+  /** Whether revision answers carry `source_config`. */
+  get revisionsShowSourceConfig(): boolean {
+    return this.settings.revisionsShowSourceConfig !== false;
+  }
+
+  /** Whether answers carry install_command and build_command. */
+  get echoesCommands(): boolean {
+    return this.settings.echoesCommands === true;
   }
 
   private now(): number {
@@ -218,10 +232,18 @@ export class DeploymentStore {
     });
   }
 
-  /** A new revision with the code of `revision` and the deployment's current settings. */
+  /**
+   * A new revision that ships `revision` again: its code, and its build, made with the
+   * source_config it was built with (not the deployment's current one, which may have changed
+   * since: a rollback to an older revision serves what that revision served).
+   */
   redeploy(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
     deployment.updatedAt = this.now();
-    return this.addRevision(deployment, withoutCommitSha(revision.sourceRevisionConfig));
+    return this.addRevision(
+      deployment,
+      withoutCommitSha(revision.sourceRevisionConfig),
+      revision.sourceConfig,
+    );
   }
 
   markDeleted(deployment: StoredDeployment, deleteTracingProject: boolean): void {
@@ -293,7 +315,11 @@ export class DeploymentStore {
     this.revisionScripts.clear();
   }
 
-  private addRevision(deployment: StoredDeployment, config: SourceRevisionConfig): StoredRevision {
+  private addRevision(
+    deployment: StoredDeployment,
+    config: SourceRevisionConfig,
+    builtWith: SourceConfig = deployment.sourceConfig,
+  ): StoredRevision {
     const now = this.now();
     for (const older of deployment.revisions) {
       if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
@@ -310,7 +336,7 @@ export class DeploymentStore {
       stepMs: script?.stepMs ?? this.settings.stepMs,
       ...(script?.phaseMs ? { phaseMs: [...script.phaseMs] } : {}),
       plan: planFor(script),
-      sourceConfig: structuredClone(deployment.sourceConfig),
+      sourceConfig: structuredClone(builtWith),
       sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },
       hiddenReads: this.settings.notFoundAfterWrite,
       ...(script?.stepEachRead ? { stepsRead: 0 } : {}),

@@ -38,6 +38,16 @@ export interface EmulatorOptions {
    * production service's revision fields (known-behaviour.md).
    */
   revisionsNameDeployment?: boolean;
+  /**
+   * Default true: a revision answer carries `source_config`, what the revision was built and
+   * deployed with. false: it does not, like the production service's revision fields.
+   */
+  revisionsShowSourceConfig?: boolean;
+  /**
+   * Default false: `install_command` and `build_command` are left out of answers, as the
+   * production service may (known-behaviour.md). true: they are answered like other fields.
+   */
+  echoesCommands?: boolean;
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**
