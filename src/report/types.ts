@@ -48,6 +48,8 @@ export interface PruneEntry {
   pullRequest?: number;
   /** The preview's GitHub environment, marked inactive once it is pruned. */
   environment?: string;
+  /** Kept because GitHub failed to tell its pull request's state. */
+  unreadable?: boolean;
   /**
    * For `prune` decisions of a real run: `deleted` (gone, or DELETE accepted without waiting),
    * `awaiting-delete` (still there when the wait ran out), `failed`, or `skipped` (cancelled
