@@ -35,6 +35,8 @@ export interface SmokeTestReport {
   events: { event: string; data: string }[];
   error?: string;
   durationMs: number;
+  /** Runs sent: more than one when the first did not reach the app (smoke-retry.ts). */
+  attempts?: number;
   /** The run was never sent (no deployment URL, or one the API key may not go to). */
   notRun?: boolean;
 }

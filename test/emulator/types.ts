@@ -180,6 +180,13 @@ export interface RunStreamScript {
   hang?: boolean;
   /** Write a ':' heartbeat comment after every N events. */
   heartbeatEvery?: number;
+  /**
+   * An app still warming up (its ingress not ready): every run is answered `warmingStatus`
+   * (default 503, an HTML page as a gateway sends) until this many ms after the active revision
+   * reached DEPLOYED, on the emulator's clock; then the script's stream.
+   */
+  warmingMs?: number;
+  warmingStatus?: number;
 }
 
 export interface ListenerInput {
