@@ -4,7 +4,6 @@
  * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
-import { getOctokit } from '@actions/github';
 import type { CommandReport } from '../report/types.ts';
 import type { CommandName, GitHubReportingSettings } from '../settings/inputs.ts';
 import { publishPrComment } from './comment.ts';
@@ -21,6 +20,7 @@ import {
 } from './deployment.ts';
 import { COMMENTED_COMMANDS } from './needs-reporting.ts';
 import type { GitHubClient, ReporterLog } from './octokit.ts';
+import { createGitHubClient } from './octokit-client.ts';
 
 type GitHubLog = ReporterLog & {
   info(message: string): void;
@@ -42,7 +42,7 @@ export class GitHubReporting {
     this.#context = context;
     this.#log = log;
     this.#octokit = settings.token
-      ? getOctokit(settings.token, { baseUrl: context.apiUrl })
+      ? createGitHubClient(settings.token, context.apiUrl, log)
       : undefined;
   }
 

@@ -39,6 +39,8 @@ export interface SmokeTestReport {
   events: { event: string; data: string }[];
   error?: string;
   durationMs: number;
+  /** Runs sent: more than one when the first did not reach the app (api/retry-policy.ts). */
+  attempts?: number;
   /** The run was never sent (no deployment URL, or one the API key may not go to). */
   notRun?: boolean;
 }
@@ -115,6 +117,11 @@ export interface CommandReport {
   reason?: string;
   /** What the person should do next. */
   nextStep?: string;
+  /**
+   * The deployment as the inputs name it (`name`, `deployment-id`): known before any request, so
+   * the outputs carry it even when the run ends (cancelled, failed) before the server answered.
+   */
+  target?: { name?: string; deploymentId?: string };
   deployment?: {
     id: string;
     name: string;
