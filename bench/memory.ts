@@ -10,8 +10,8 @@
  * - growth: the resident set at poll GROWTH_TO_POLL minus at poll GROWTH_FROM_POLL, with its
  *   anonymous part beside it. A leak shows there; the steps V8's optimising compilers (Maglev,
  *   TurboFan) add while they compile the hot paths come around polls 100-700 in every process,
- *   Node alone included, and are over by poll 1,000 (measured while tuning, README
- *   "Performance"). A leak grows with every poll instead: a slope, not a step.
+ *   Node alone included, and are over by poll 1,000 (measured while tuning: docs/performance.md).
+ *   A leak grows with every poll instead: a slope, not a step.
  *
  * The action and the stack floor make GROWTH_TO_POLL polls; Node alone and the run whose server
  * answers some reads with a 200 MB body (its peak shows what such an answer costs) make

@@ -1,6 +1,6 @@
 /**
  * The benchmark's results as Markdown: printed by `npm run bench` and written to
- * bench/results.md for the README.
+ * bench/results.md, which docs/performance.md links.
  */
 import { dirname } from 'node:path';
 import type { BundleSizeResult } from './bundle-size.ts';

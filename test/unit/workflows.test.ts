@@ -1,10 +1,11 @@
 /**
- * Every workflow file of the repository (.github/workflows/*.yml and the copyable examples/*.yml)
- * passes actionlint, and agrees with action.yml: the inputs its deploy-action steps pass, the
- * outputs later steps read, declared permissions. The PR preview and the e2e workflow are also
- * checked for the behaviour they promise.
+ * Every workflow file of the repository (.github/workflows/*.yml and the copyable examples/*.yml),
+ * and every yaml block of its Markdown pages (README.md, docs/, CONTRIBUTING.md, ...), passes
+ * actionlint and agrees with action.yml: the inputs its deploy-action steps pass, the outputs
+ * later steps read, declared permissions. The PR preview and the e2e workflow are also checked
+ * for the behaviour they promise.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -26,6 +27,18 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
 const CONTRACT = readActionContract(read('action.yml'));
+
+/** The Markdown pages besides README.md that hold yaml blocks a user may copy: docs/ and the root. */
+const DOC_PAGES = [
+  ...readdirSync(ROOT).filter((file) => file.endsWith('.md') && file !== 'README.md'),
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+].sort();
+/** Every yaml block of README.md and of the other pages, as a workflow. */
+const ALL_SNIPPETS = ['README.md', ...DOC_PAGES].flatMap((page) =>
+  markdownWorkflows(read(page), page),
+);
 const FILES = workflowFiles(ROOT);
 
 const ConcurrencySchema = z.object({
@@ -263,14 +276,17 @@ describe('the production workflows', () => {
     },
   );
 
-  it('of the README do too: the quick start, the tag release and the rollback', () => {
-    const production = markdownWorkflows(read('README.md'), 'README.md')
-      .map((snippet) => parseWorkflow(snippet.source))
-      .filter((workflow) =>
-        JSON.stringify(workflow.concurrency ?? '').includes('deploy-production'),
-      );
-    expect(production.length).toBeGreaterThanOrEqual(3);
-    for (const workflow of production) expect(productionJobProblems(workflow)).toEqual([]);
+  it('of the README and docs/ do too: the quick start, the tag release and the rollback', () => {
+    const inProduction = (snippet: { source: string }): boolean =>
+      JSON.stringify(parseWorkflow(snippet.source).concurrency ?? '').includes('deploy-production');
+    const production = ALL_SNIPPETS.filter(inProduction);
+    expect(
+      markdownWorkflows(read('README.md'), 'README.md').filter(inProduction).length,
+    ).toBeGreaterThanOrEqual(3);
+    expect(production.length).toBeGreaterThanOrEqual(5);
+    for (const snippet of production) {
+      expect(productionJobProblems(parseWorkflow(snippet.source))).toEqual([]);
+    }
   });
 
   it('finds a job without an environment and a second record beside it', () => {
@@ -409,10 +425,10 @@ describe('the README snippets', () => {
   const hasCommand = (workflow: Workflow, command: string): boolean =>
     actionSteps(workflow).some((step) => (step.with?.command ?? 'deploy') === command);
 
-  it('are found, whole workflows and step fragments', () => {
-    expect(SNIPPETS.length).toBeGreaterThanOrEqual(9);
-    expect(SNIPPETS.some((snippet) => snippet.fragment)).toBe(true);
-    expect(SNIPPETS.some((snippet) => !snippet.fragment)).toBe(true);
+  it('are found: one whole workflow per use case; with docs/, step fragments too', () => {
+    expect(SNIPPETS.filter((snippet) => !snippet.fragment).length).toBeGreaterThanOrEqual(5);
+    expect(ALL_SNIPPETS.length).toBeGreaterThanOrEqual(15);
+    expect(ALL_SNIPPETS.some((snippet) => snippet.fragment)).toBe(true);
   });
 
   it.each(snippetNames)('%s passes actionlint', async (name) => {
@@ -493,19 +509,21 @@ describe('the README snippets', () => {
 });
 
 describe('the yaml blocks of the other Markdown docs', () => {
-  // README.md has its own checks above; every other page a user or contributor reads is here,
-  // docs/ included once it exists.
-  const pages = [
-    ...readdirSync(ROOT).filter((file) => file.endsWith('.md') && file !== 'README.md'),
-    ...(existsSync(join(ROOT, 'docs'))
-      ? readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
-          .filter((file) => file.endsWith('.md'))
-          .map((file) => `docs/${file}`)
-      : []),
-  ].sort();
+  // README.md has its own checks above; every other page a user or contributor reads is here.
+  const pages = DOC_PAGES;
 
-  it('include the contributing guide and the security policy', () => {
-    expect(pages).toEqual(expect.arrayContaining(['CONTRIBUTING.md', 'SECURITY.md']));
+  it('include docs/, the contributing guide and the security policy', () => {
+    expect(pages).toEqual(
+      expect.arrayContaining(['CONTRIBUTING.md', 'SECURITY.md', 'docs/deploy.md', 'docs/prune.md']),
+    );
+  });
+
+  it('hold the per-command snippets that moved out of the README', () => {
+    const withSnippets = new Set(ALL_SNIPPETS.map((snippet) => snippet.name.split(':')[0]));
+    const pagesOfCommands = ['status', 'delete', 'prune', 'listener', 'authenticate', 'smoke-test'];
+    for (const page of [...pagesOfCommands.map((name) => `docs/${name}.md`), 'docs/proxies.md']) {
+      expect(withSnippets).toContain(page);
+    }
   });
 
   it.each(pages)('%s: each passes actionlint and the checks against action.yml', async (page) => {
