@@ -57,7 +57,7 @@ function describeGitHubFailure(error, action, permission) {
         return {
             kind: 'server',
             status,
-            message: `${could}: GitHub answered ${status} (${detail}). Skipped.`,
+            message: `${could}: GitHub answered ${status} (${detail}), also when tried again. Skipped.`,
         };
     }
     return {
@@ -89,7 +89,109 @@ function resetHint(headers) {
 /** GitHub's error text (or a network error's), one line, bounded and safe to print. */
 function serverMessage(message) {
     const text = typeof message === 'string' && message.trim() !== '' ? message : 'no message';
+    // GitHub's front end answers an outage with an HTML page: its markup says nothing useful.
+    if (/^\s*<(!doctype|html)/i.test(text))
+        return 'an HTML error page';
     return (0,_log_text_js__WEBPACK_IMPORTED_MODULE_0__/* .logSafe */ .sN)(text.replace(/\s+/g, ' ').trim(), MAX_SERVER_MESSAGE);
+}
+
+
+/***/ }),
+
+/***/ 6223:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ createGitHubClient)
+/* harmony export */ });
+/* unused harmony export GITHUB_CLIENT_LIMITS */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6856);
+/**
+ * The one way this action makes a GitHub client: @actions/github's Octokit with
+ * @octokit/plugin-retry and @octokit/plugin-throttling, so that every GitHub request (PR
+ * comments, deployments and their statuses, pull request reads) rides out GitHub's bad moments:
+ *
+ * - 5xx answers (an HTML 503 page too) and network errors are tried again, `retries` times,
+ *   after 1 s, then 4 s (the retry plugin's backoff, times `retryBaseMs`).
+ * - A primary rate limit (403 with `x-ratelimit-remaining: 0`, waiting until `x-ratelimit-reset`)
+ *   or a secondary one (429, or 403 with `retry-after`) is waited out when the wait fits the
+ *   bounds: one wait at most `maxRateLimitWaitMs`, all waits of the run together at most
+ *   `totalRateLimitWaitMs`, at most `rateLimitRetries` waits for one request. A primary limit
+ *   usually resets within the hour: the call gives up at once and the step says which it was.
+ *
+ * Loaded only by the modules that talk to GitHub (they are imported lazily).
+ */
+
+
+
+/**
+ * Modest on purpose: GitHub reporting is a courtesy and must not hold a deploy for long. GitHub
+ * asks for 60 s after a secondary limit without `retry-after`, so one such wait fits.
+ */
+const GITHUB_CLIENT_LIMITS = Object.freeze({
+    retries: 2,
+    retryBaseMs: 1_000,
+    maxRateLimitWaitMs: 60_000,
+    totalRateLimitWaitMs: 120_000,
+    rateLimitRetries: 2,
+});
+/** The statuses the retry plugin never repeats; 429 is the throttling plugin's to judge. */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+function createGitHubClient(token, apiUrl, log, limits = GITHUB_CLIENT_LIMITS) {
+    let waitedMs = 0;
+    const onLimit = (kind) => (retryAfterSeconds, options, _octokit, retryCount) => {
+        const waitMs = Math.max(0, retryAfterSeconds) * 1_000;
+        const call = describeCall(options);
+        const shown = `${Math.ceil(waitMs / 1_000)} s`;
+        let refusal;
+        if (retryCount >= limits.rateLimitRetries) {
+            refusal = `it waited ${retryCount} time(s) already`;
+        }
+        else if (waitMs > limits.maxRateLimitWaitMs) {
+            refusal = `the wait, ${shown}, is longer than the ${limits.maxRateLimitWaitMs / 1_000} s bound`;
+        }
+        else if (waitedMs + waitMs > limits.totalRateLimitWaitMs) {
+            refusal = `this run has waited for GitHub rate limits for ${Math.round(waitedMs / 1_000)} s, and ${limits.totalRateLimitWaitMs / 1_000} s is the bound`;
+        }
+        if (refusal !== undefined) {
+            log.info(`GitHub's ${kind} rate limit stopped ${call}; gave up: ${refusal}.`);
+            return false;
+        }
+        waitedMs += waitMs;
+        log.info(`GitHub's ${kind} rate limit stopped ${call}; trying again in ${shown}.`);
+        return true;
+    };
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, {
+        baseUrl: apiUrl,
+        retry: {
+            retries: limits.retries,
+            retryAfterBaseValue: limits.retryBaseMs,
+            doNotRetry: DO_NOT_RETRY,
+        },
+        throttle: {
+            retryAfterBaseValue: limits.retryBaseMs,
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+        },
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__/* .throttling */ .A);
+    // The plugins count tries on `options.request`, which every call shares with the client's
+    // defaults: without a copy per call, one call's retries would lengthen the next one's backoff.
+    octokit.hook.before('request', (options) => {
+        options.request = { ...options.request };
+    });
+    return octokit;
+}
+/** `GET /repos/acme/agent/pulls/12`: the route with its parameters filled in. */
+function describeCall(options) {
+    const method = typeof options.method === 'string' ? options.method : 'GET';
+    const route = typeof options.url === 'string' ? options.url : '(unknown)';
+    const path = route.replace(/\{(\w+)\}/g, (whole, name) => {
+        const value = options[name];
+        return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+    });
+    return `${method} ${path.replace(/^https?:\/\/[^/]+/, '')}`;
 }
 
 
@@ -101,44 +203,64 @@ function serverMessage(message) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   readPullRequestStates: () => (/* binding */ readPullRequestStates)
 /* harmony export */ });
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2413);
-/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5926);
-/**
- * For `command: prune`: whether the pull requests that previews are named after are open or
- * closed. Loaded lazily (it pulls in Octokit). Like the other GitHub calls, it never fails the
- * run: a pull request it cannot read is unknown, and prune then judges that preview by its age.
- */
+/* harmony import */ var _github_api_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5926);
+/* harmony import */ var _github_client_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6223);
 
 
 /**
- * The states that could be read. A 404 means that number is no pull request of this repository
- * (or one the token cannot see): unknown, and the next one is tried. Any other failure (missing
- * permission, rate limit, GitHub down) would repeat for every number: one warning, and the rest
- * stay unknown.
+ * Reads each pull request. A 404 means that number is no pull request of this repository:
+ * unknown, judged by age. A 403 that is no rate limit means the token lacks `pull-requests:
+ * read`: one warning, and every preview is judged by age (the documented fallback). Any other
+ * failure (5xx or network errors that outlasted the retries, a rate limit beyond the wait
+ * bounds, a 401) makes that pull request unreadable, and the ones after it too (the same
+ * trouble would only repeat): their previews are kept.
  */
 async function readPullRequestStates(lookup) {
-    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(lookup.token, { baseUrl: lookup.apiUrl });
-    const states = new Map();
-    for (const number of lookup.numbers) {
+    const octokit = (0,_github_client_js__WEBPACK_IMPORTED_MODULE_1__/* .createGitHubClient */ .L)(lookup.token, lookup.apiUrl, lookup.log);
+    const reading = { states: new Map(), unreadable: new Map() };
+    for (const [index, number] of lookup.numbers.entries()) {
         try {
             const { data } = await octokit.rest.pulls.get({
                 owner: lookup.owner,
                 repo: lookup.repo,
                 pull_number: number,
             });
-            states.set(number, data.state === 'open' ? 'open' : 'closed');
+            reading.states.set(number, data.state === 'open' ? 'open' : 'closed');
         }
         catch (error) {
-            const failure = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_1__/* .describeGitHubFailure */ .P)(error, `read pull request #${number}`, 'pull-requests: read');
+            const failure = (0,_github_api_js__WEBPACK_IMPORTED_MODULE_0__/* .describeGitHubFailure */ .P)(error, `read pull request #${number}`, 'pull-requests: read');
             if (failure.kind === 'not-found') {
                 lookup.log.debug(`${failure.message} Its preview is judged by its age.`);
                 continue;
             }
-            lookup.log.warning(`${failure.message} The previews of the other pull requests are judged by their age.`);
+            if (failure.kind === 'permission') {
+                lookup.log.warning(`${failure.message} Without it, every preview is judged by its age alone.`);
+                return { states: new Map(), unreadable: new Map(), ageOnly: failure.message };
+            }
+            reading.unreadable.set(number, shortReason(failure));
+            const rest = lookup.numbers.slice(index + 1);
+            for (const other of rest) {
+                reading.unreadable.set(other, `not read after pull request #${number} failed`);
+            }
+            lookup.log.warning(`${failure.message} The previews of pull request${rest.length > 0 ? 's' : ''} #${[number, ...rest].join(', #')} are kept: a preview is never deleted on a guess.`);
             break;
         }
     }
-    return states;
+    return reading;
+}
+/** Why a state is unknown, in a few words for the summary's table (the warning has the rest). */
+function shortReason(failure) {
+    const status = failure.status === undefined ? '' : ` (${failure.status})`;
+    switch (failure.kind) {
+        case 'rate-limit':
+            return `GitHub's rate limit${status}, beyond the wait bound`;
+        case 'network':
+            return 'GitHub was unreachable';
+        case 'unauthorized':
+            return 'GitHub rejected the token (401)';
+        default:
+            return `GitHub answered ${failure.status ?? 'an error'}`;
+    }
 }
 
 

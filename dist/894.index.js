@@ -57,7 +57,7 @@ function describeGitHubFailure(error, action, permission) {
         return {
             kind: 'server',
             status,
-            message: `${could}: GitHub answered ${status} (${detail}). Skipped.`,
+            message: `${could}: GitHub answered ${status} (${detail}), also when tried again. Skipped.`,
         };
     }
     return {
@@ -89,7 +89,109 @@ function resetHint(headers) {
 /** GitHub's error text (or a network error's), one line, bounded and safe to print. */
 function serverMessage(message) {
     const text = typeof message === 'string' && message.trim() !== '' ? message : 'no message';
+    // GitHub's front end answers an outage with an HTML page: its markup says nothing useful.
+    if (/^\s*<(!doctype|html)/i.test(text))
+        return 'an HTML error page';
     return (0,_log_text_js__WEBPACK_IMPORTED_MODULE_0__/* .logSafe */ .sN)(text.replace(/\s+/g, ' ').trim(), MAX_SERVER_MESSAGE);
+}
+
+
+/***/ }),
+
+/***/ 6223:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ createGitHubClient)
+/* harmony export */ });
+/* unused harmony export GITHUB_CLIENT_LIMITS */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6856);
+/**
+ * The one way this action makes a GitHub client: @actions/github's Octokit with
+ * @octokit/plugin-retry and @octokit/plugin-throttling, so that every GitHub request (PR
+ * comments, deployments and their statuses, pull request reads) rides out GitHub's bad moments:
+ *
+ * - 5xx answers (an HTML 503 page too) and network errors are tried again, `retries` times,
+ *   after 1 s, then 4 s (the retry plugin's backoff, times `retryBaseMs`).
+ * - A primary rate limit (403 with `x-ratelimit-remaining: 0`, waiting until `x-ratelimit-reset`)
+ *   or a secondary one (429, or 403 with `retry-after`) is waited out when the wait fits the
+ *   bounds: one wait at most `maxRateLimitWaitMs`, all waits of the run together at most
+ *   `totalRateLimitWaitMs`, at most `rateLimitRetries` waits for one request. A primary limit
+ *   usually resets within the hour: the call gives up at once and the step says which it was.
+ *
+ * Loaded only by the modules that talk to GitHub (they are imported lazily).
+ */
+
+
+
+/**
+ * Modest on purpose: GitHub reporting is a courtesy and must not hold a deploy for long. GitHub
+ * asks for 60 s after a secondary limit without `retry-after`, so one such wait fits.
+ */
+const GITHUB_CLIENT_LIMITS = Object.freeze({
+    retries: 2,
+    retryBaseMs: 1_000,
+    maxRateLimitWaitMs: 60_000,
+    totalRateLimitWaitMs: 120_000,
+    rateLimitRetries: 2,
+});
+/** The statuses the retry plugin never repeats; 429 is the throttling plugin's to judge. */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+function createGitHubClient(token, apiUrl, log, limits = GITHUB_CLIENT_LIMITS) {
+    let waitedMs = 0;
+    const onLimit = (kind) => (retryAfterSeconds, options, _octokit, retryCount) => {
+        const waitMs = Math.max(0, retryAfterSeconds) * 1_000;
+        const call = describeCall(options);
+        const shown = `${Math.ceil(waitMs / 1_000)} s`;
+        let refusal;
+        if (retryCount >= limits.rateLimitRetries) {
+            refusal = `it waited ${retryCount} time(s) already`;
+        }
+        else if (waitMs > limits.maxRateLimitWaitMs) {
+            refusal = `the wait, ${shown}, is longer than the ${limits.maxRateLimitWaitMs / 1_000} s bound`;
+        }
+        else if (waitedMs + waitMs > limits.totalRateLimitWaitMs) {
+            refusal = `this run has waited for GitHub rate limits for ${Math.round(waitedMs / 1_000)} s, and ${limits.totalRateLimitWaitMs / 1_000} s is the bound`;
+        }
+        if (refusal !== undefined) {
+            log.info(`GitHub's ${kind} rate limit stopped ${call}; gave up: ${refusal}.`);
+            return false;
+        }
+        waitedMs += waitMs;
+        log.info(`GitHub's ${kind} rate limit stopped ${call}; trying again in ${shown}.`);
+        return true;
+    };
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, {
+        baseUrl: apiUrl,
+        retry: {
+            retries: limits.retries,
+            retryAfterBaseValue: limits.retryBaseMs,
+            doNotRetry: DO_NOT_RETRY,
+        },
+        throttle: {
+            retryAfterBaseValue: limits.retryBaseMs,
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+        },
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__/* .throttling */ .A);
+    // The plugins count tries on `options.request`, which every call shares with the client's
+    // defaults: without a copy per call, one call's retries would lengthen the next one's backoff.
+    octokit.hook.before('request', (options) => {
+        options.request = { ...options.request };
+    });
+    return octokit;
+}
+/** `GET /repos/acme/agent/pulls/12`: the route with its parameters filled in. */
+function describeCall(options) {
+    const method = typeof options.method === 'string' ? options.method : 'GET';
+    const route = typeof options.url === 'string' ? options.url : '(unknown)';
+    const path = route.replace(/\{(\w+)\}/g, (whole, name) => {
+        const value = options[name];
+        return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+    });
+    return `${method} ${path.replace(/^https?:\/\/[^/]+/, '')}`;
 }
 
 
@@ -104,8 +206,8 @@ __webpack_require__.d(__webpack_exports__, {
   GitHubReporting: () => (/* binding */ GitHubReporting)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js + 22 modules
-var github = __webpack_require__(2413);
+// EXTERNAL MODULE: ./src/report/github-client.ts
+var github_client = __webpack_require__(6223);
 // EXTERNAL MODULE: ./src/report/github-api.ts
 var github_api = __webpack_require__(5926);
 ;// CONCATENATED MODULE: ./src/report/github-deployment.ts
@@ -563,12 +665,6 @@ async function publishPrComment(options) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/github.ts
-/**
- * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
- * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
- * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
- * Nothing here fails a run: every GitHub problem is a warning (see github-api.ts).
- */
 
 
 
@@ -586,7 +682,7 @@ class GitHubReporting {
         this.#context = context;
         this.#log = log;
         this.#octokit = settings.token
-            ? (0,github/* getOctokit */.Q)(settings.token, { baseUrl: context.apiUrl })
+            ? (0,github_client/* createGitHubClient */.L)(settings.token, context.apiUrl, log)
             : undefined;
     }
     /** Before the command: open a GitHub deployment in `in_progress`. */

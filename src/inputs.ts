@@ -709,6 +709,14 @@ function readPrune(text: Text, collector: InputErrorCollector): PruneSettings | 
         `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which no deployment name starts with: names have only lowercase letters, digits and dashes. Use the start of the previews' names, e.g. my-agent-pr-.`,
       ),
     );
+  } else if (/\d$/.test(namePrefix)) {
+    // The PR number is everything after the prefix: with acc-pr-1, acc-pr-12 would read as #2.
+    collector.errors.push(
+      new InputError(
+        'name-prefix',
+        `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which ends in a digit: the pull request number is the whole rest of a preview's name, so ${namePrefix}2 would be read as pull request #2, not #${trailingDigits(namePrefix)}2. End the prefix before the number, e.g. ${namePrefix.replace(/\d+$/, '')}.`,
+      ),
+    );
   } else if (namePrefix.length < MIN_NAME_PREFIX_LENGTH) {
     collector.errors.push(
       new InputError(
@@ -721,6 +729,10 @@ function readPrune(text: Text, collector: InputErrorCollector): PruneSettings | 
   const maxAgeMs = collector.attempt(() => parseAge('max-age', maxAge));
   if (namePrefix === undefined || maxAgeMs === undefined) return undefined;
   return { namePrefix, maxAgeMs, maxAge };
+}
+
+function trailingDigits(text: string): string {
+  return /\d+$/.exec(text)?.[0] ?? '';
 }
 
 /** The checkout folder: GITHUB_WORKSPACE (the step's own folder outside Actions), or in it. */

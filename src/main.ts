@@ -88,6 +88,13 @@ export async function run(): Promise<void> {
     startedAt,
     endedAt: startedAt,
   };
+  const { name, deploymentId } = settings.target;
+  if (name !== undefined || deploymentId !== undefined) {
+    report.target = {
+      ...(name === undefined ? {} : { name }),
+      ...(deploymentId === undefined ? {} : { deploymentId }),
+    };
+  }
   const client = createClient(settings, secrets);
   const cancellation = watchCancellation(report, client, settings.wait);
   let reporting: GitHubReporting | undefined;

@@ -4,14 +4,26 @@
  *
  * A deployment is a candidate when its name starts with `name-prefix`. When the rest of the name
  * is a pull request number and that pull request's state is known, the state decides: closed
- * (merged or not) is pruned whatever its age, open is kept. Otherwise the age decides: not
- * updated for longer than `max-age` is pruned. A deployment whose age cannot be read is kept:
- * nothing is deleted without a reason that holds.
+ * (merged or not) is pruned whatever its age, open is kept. When GitHub failed to tell it (any
+ * error but a 404 for that pull request), the preview is kept: an open pull request's preview
+ * must not go because GitHub had a bad minute. Otherwise the age decides: not updated for longer
+ * than `max-age` is pruned. A deployment whose age cannot be read is kept: nothing is deleted
+ * without a reason that holds.
  */
 import type { Deployment } from './api/schemas.ts';
 import { formatAge } from './report/duration.ts';
 
 export type PullRequestState = 'open' | 'closed';
+
+/** What reading the pull requests gave. */
+export interface PullRequestReading {
+  /** The states that were read. */
+  states: Map<number, PullRequestState>;
+  /** Pull requests whose state GitHub failed to tell (not a 404), with why. */
+  unreadable: Map<number, string>;
+  /** Set when no state can be read at all (no `pull-requests: read`): previews go by age. */
+  ageOnly?: string;
+}
 
 export interface PrunePlanInput {
   deployments: readonly Deployment[];
@@ -21,6 +33,8 @@ export interface PrunePlanInput {
   now: number;
   /** States of the pull requests that could be read; a number not here is unknown. */
   pullRequests: ReadonlyMap<number, PullRequestState>;
+  /** Pull requests GitHub failed to tell (not a 404): their previews are kept. */
+  unreadablePullRequests?: ReadonlyMap<number, string>;
   /** `github-environment`: the prefix of the previews' GitHub environments, when set. */
   environmentPrefix?: string;
 }
@@ -35,6 +49,8 @@ export interface PruneCandidate {
   pullRequest?: number;
   /** The GitHub environment of the preview: environment prefix + the name's suffix. */
   environment?: string;
+  /** Kept because GitHub failed to tell its pull request's state. */
+  unreadable?: boolean;
 }
 
 /** Every deployment of the prefix with its decision, in name order. */
@@ -45,8 +61,12 @@ export function planPrune(input: PrunePlanInput): PruneCandidate[] {
     .map((deployment) => decide(deployment, input));
 }
 
-/** The PR number a name ends in: `<prefix><number>`, digits only, no leading zero. */
+/**
+ * The PR number a name ends in: `<prefix><number>`, the whole rest of the name, digits only, no
+ * leading zero. A prefix that ends in a digit (refused as an input) would cut a number in two.
+ */
 export function pullRequestNumberOf(name: string, namePrefix: string): number | undefined {
+  if (!name.startsWith(namePrefix) || /\d$/.test(namePrefix)) return undefined;
   const suffix = name.slice(namePrefix.length);
   return /^[1-9]\d{0,9}$/.test(suffix) ? Number(suffix) : undefined;
 }
@@ -66,6 +86,16 @@ function decide(deployment: Deployment, input: PrunePlanInput): PruneCandidate {
   }
   if (state === 'open') {
     return { ...base, decision: 'keep', why: `pull request #${pullRequest} is open` };
+  }
+  const unreadable =
+    pullRequest === undefined ? undefined : input.unreadablePullRequests?.get(pullRequest);
+  if (unreadable !== undefined) {
+    return {
+      ...base,
+      decision: 'keep',
+      why: `the state of pull request #${pullRequest} could not be read (${unreadable})`,
+      unreadable: true,
+    };
   }
   const updatedAt = Date.parse(deployment.updated_at ?? '');
   if (Number.isNaN(updatedAt)) {

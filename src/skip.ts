@@ -5,10 +5,19 @@
  * The rule is "skip only what is proven the same": any missing fact (no commit sha, no workflow
  * commit, a field this version does not know, a revision other than the active one in the way)
  * means deploy. Checks that need no request come first; the active revision is read only when
- * everything else already matches (`read-active`).
+ * everything else already matches (`read-active`), and the revisions list only when that
+ * revision does not show what it was built with (`read-revisions`).
+ *
+ * A redeploy (a rollback, `command: redeploy`) adds a revision that ships an older revision's
+ * code and build, made with the configuration the deployment held back then. The deployment's
+ * source_config says what the next build will use, not what the active revision was built with.
+ * So the active revision must be the newest one, and must have been built from this
+ * configuration: shown by its own source_config when the server sends one, else by being the
+ * first revision of its code (no older revision it could be a redeploy of).
  */
 import type { Deployment, Revision } from './api/schemas.ts';
 import { type DeployPlan, type DesiredDeployment, sameSourceConfigValue } from './plan.ts';
+import { codeOf, oldestFirst } from './rollback.ts';
 
 /** The workflow a run belongs to: its own ref and the commit that ref had (PR head on PRs). */
 export interface WorkflowCheckout {
@@ -25,12 +34,19 @@ export interface SkipInput {
   workflow: WorkflowCheckout;
   /** The active revision, once read (see `read-active`). */
   activeRevision?: Revision;
+  /**
+   * The deployment's revisions, newest first, once read (see `read-revisions`); null when the
+   * server does not list revisions.
+   */
+  revisions?: readonly Revision[] | null;
 }
 
 export type SkipDecision =
   | { kind: 'deploy'; reason: string }
   /** Everything known matches: read this revision and decide again with it. */
   | { kind: 'read-active'; revisionId: string }
+  /** The active revision does not show what it was built with: read the revisions list. */
+  | { kind: 'read-revisions' }
   | { kind: 'skip'; revision: Revision; reason: string };
 
 /** The source_revision_config fields this version knows; any other one cannot be compared. */
@@ -100,19 +116,50 @@ export function decideSkip(input: SkipInput): SkipDecision {
     'active revision',
   );
   if (fromRevision !== undefined) return deploy(fromRevision);
-  // A revision built before a source_config-only change (e.g. build_command) does not run it.
+  // A revision built before a source_config-only change (e.g. build_command), or a redeploy of
+  // an older one, does not run the deployment's current source_config.
   const builtWith: Record<string, unknown> | null | undefined = activeRevision.source_config;
   if (builtWith != null) {
     for (const [key, value] of Object.entries(desired.sourceConfig)) {
       // Omitted or server-filled is no difference (sameSourceConfigValue); only a shown other value is.
       if (sameSourceConfigValue(key, builtWith[key], value) === false) {
         return deploy(
-          `active revision ${activeId} was built with a different source_config.${key} than this run's`,
+          `active revision ${activeId} was built with a different source_config.${key} than this run's (a rollback or redeploy ships an older revision's build)`,
         );
       }
     }
+    return { kind: 'skip', revision: activeRevision, reason: sameAsReason(input, activeRevision) };
   }
+  const notFirst = redeployedFrom(activeRevision, input.revisions);
+  if (notFirst === 'read') return { kind: 'read-revisions' };
+  if (notFirst !== undefined) return deploy(notFirst);
   return { kind: 'skip', revision: activeRevision, reason: sameAsReason(input, activeRevision) };
+}
+
+/**
+ * Why the active revision may not have been built from the current configuration, judged from
+ * the revisions list: undefined when it is the newest revision and the first of its code;
+ * 'read' when the list is still to be read.
+ */
+function redeployedFrom(
+  active: Revision,
+  revisions: readonly Revision[] | null | undefined,
+): string | undefined | 'read' {
+  if (revisions === undefined) return 'read';
+  if (revisions === null) {
+    return `the control plane shows neither what active revision ${active.id} was built with nor the list of revisions, so it may be a redeploy (a rollback) of an older build`;
+  }
+  const ordered = oldestFirst(revisions);
+  const newest = ordered.at(-1);
+  if (newest?.id !== active.id) {
+    return `revision ${newest?.id ?? '(none listed)'} is newer than the active one (${active.id})`;
+  }
+  const code = codeOf(active);
+  const older = ordered.slice(0, -1).findLast((revision) => codeOf(revision) === code);
+  if (older !== undefined) {
+    return `active revision ${active.id} runs the same code as the older revision ${older.id}: it may be a redeploy (a rollback, or 'command: redeploy') of an older revision's build, made with the configuration the deployment held then, and the control plane does not show what it was built with`;
+  }
+  return undefined;
 }
 
 /** Why the revision config described by `config` may differ from this run's, or undefined. */

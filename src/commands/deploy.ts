@@ -8,7 +8,7 @@ import { type DeployPlan, type DesiredDeployment, planDeploy, planToJson } from 
 import { READ_AFTER_WRITE_DELAYS_MS } from '../read-after-write.ts';
 import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
-import { decideSkip, type SkipDecision } from '../skip.ts';
+import { decideSkip, type SkipDecision, type SkipInput } from '../skip.ts';
 import type { CommandContext } from './context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { checkGraphConfigFile } from './graph-config.ts';
@@ -175,31 +175,40 @@ export function unusedResourceSpecFields(spec: Record<string, unknown>): string[
   );
 }
 
-/** decideSkip, with the one read it may ask for; a failed read means "deploy". */
+/** decideSkip, with the reads it may ask for; a failed read means "deploy". */
 async function decideWhetherToSkip(
   ctx: CommandContext,
   desired: DesiredDeployment,
   plan: DeployPlan,
   existing: Deployment,
-): Promise<Exclude<SkipDecision, { kind: 'read-active' }>> {
-  const input = { desired, plan, existing, workflow: ctx.workflow ?? {} };
-  const first = decideSkip(input);
-  if (first.kind !== 'read-active') return first;
-  try {
-    const activeRevision = await ctx.client.getRevision(existing.id, first.revisionId, {
-      signal: ctx.signal,
-    });
-    const decision = decideSkip({ ...input, activeRevision });
-    return decision.kind === 'read-active'
-      ? { kind: 'deploy', reason: 'the active revision could not be compared' }
-      : decision;
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-    return {
-      kind: 'deploy',
-      reason: `active revision ${first.revisionId} could not be read (${messageOf(error)})`,
-    };
+): Promise<Extract<SkipDecision, { kind: 'deploy' | 'skip' }>> {
+  let input: SkipInput = { desired, plan, existing, workflow: ctx.workflow ?? {} };
+  // Each read is asked for at most once: the active revision, then the revisions list.
+  for (let round = 0; round < 3; round++) {
+    const decision = decideSkip(input);
+    if (decision.kind === 'deploy' || decision.kind === 'skip') return decision;
+    try {
+      if (decision.kind === 'read-active') {
+        if (input.activeRevision !== undefined) break;
+        const activeRevision = await ctx.client.getRevision(existing.id, decision.revisionId, {
+          signal: ctx.signal,
+        });
+        input = { ...input, activeRevision };
+      } else {
+        if (input.revisions !== undefined) break;
+        const revisions = await ctx.client.listRevisions(existing.id, { signal: ctx.signal });
+        input = { ...input, revisions: revisions ?? null };
+      }
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const what =
+        decision.kind === 'read-active'
+          ? `active revision ${decision.revisionId}`
+          : 'the revisions list';
+      return { kind: 'deploy', reason: `${what} could not be read (${messageOf(error)})` };
+    }
   }
+  return { kind: 'deploy', reason: 'the active revision could not be compared' };
 }
 
 /** The active revision already runs this: no write, no wait; the outputs describe it. */

@@ -9,7 +9,7 @@
  */
 import type { Deployment } from '../api/schemas.ts';
 import { messageOf } from '../error-message.ts';
-import { type PullRequestState, planPrune, pullRequestNumberOf } from '../prune-plan.ts';
+import { type PullRequestReading, planPrune, pullRequestNumberOf } from '../prune-plan.ts';
 import { formatDuration } from '../report/duration.ts';
 import type { CommandReport, PruneEntry, PruneReport } from '../report/types.ts';
 import type { CommandContext, Logger } from './context.ts';
@@ -40,7 +40,8 @@ export async function prune(ctx: CommandContext): Promise<void> {
     namePrefix,
     maxAgeMs: options.maxAgeMs,
     now: ctx.clock.now(),
-    pullRequests,
+    pullRequests: pullRequests.states,
+    unreadablePullRequests: pullRequests.unreadable,
     ...(settings.github.environment ? { environmentPrefix: settings.github.environment } : {}),
   });
   const prune: PruneReport = {
@@ -52,6 +53,12 @@ export async function prune(ctx: CommandContext): Promise<void> {
   report.prune = prune;
   for (const entry of prune.entries) {
     log.info(`${entry.decision === 'prune' ? 'prune' : 'keep '} ${entry.name}: ${entry.why}`);
+  }
+  const unjudged = prune.entries.filter((entry) => entry.unreadable);
+  if (unjudged.length > 0) {
+    log.warning(
+      `Kept ${unjudged.length} preview(s) whose pull request GitHub did not tell: ${unjudged.map((entry) => `${entry.name} (#${entry.pullRequest})`).join(', ')}. Run the prune again later to judge them.`,
+    );
   }
   const doomed = prune.entries.filter((entry) => entry.decision === 'prune');
   const kept = prune.entries.length - doomed.length;
@@ -83,23 +90,24 @@ async function readPullRequests(
   ctx: CommandContext,
   deployments: readonly Deployment[],
   namePrefix: string,
-): Promise<Map<number, PullRequestState>> {
+): Promise<PullRequestReading> {
+  const none: PullRequestReading = { states: new Map(), unreadable: new Map() };
   const numbers = [
     ...new Set(
       deployments.flatMap((deployment) => pullRequestNumberOf(deployment.name, namePrefix) ?? []),
     ),
   ].sort((a, b) => a - b);
-  if (numbers.length === 0) return new Map();
+  if (numbers.length === 0) return none;
   const { token } = ctx.settings.github;
   const github = ctx.github;
   if (!token || !github?.owner || !github.repo) {
     ctx.log.info(
       `Pull requests not read (${token ? 'no repository: not running in GitHub Actions' : "'github-token' is empty"}): every preview is judged by its age.`,
     );
-    return new Map();
+    return none;
   }
   const { readPullRequestStates } = await import('../report/github-pulls.ts');
-  const states = await ctx.log.group(`Reading ${numbers.length} pull request(s)`, () =>
+  const reading = await ctx.log.group(`Reading ${numbers.length} pull request(s)`, () =>
     readPullRequestStates({
       token,
       apiUrl: github.apiUrl,
@@ -109,8 +117,10 @@ async function readPullRequests(
       log: ctx.log,
     }),
   );
-  ctx.log.info(`Read the state of ${states.size} of ${numbers.length} pull request(s).`);
-  return states;
+  ctx.log.info(
+    `Read the state of ${reading.states.size} of ${numbers.length} pull request(s)${reading.unreadable.size > 0 ? `; ${reading.unreadable.size} could not be read` : ''}.`,
+  );
+  return reading;
 }
 
 /** `command: delete` for one preview, on a report of its own. */

@@ -3,7 +3,7 @@
  * release, see src/rollback.ts), then follow the revision that the redeploy produced.
  */
 import { ApiError } from '../api/errors.ts';
-import type { Deployment } from '../api/schemas.ts';
+import type { Deployment, Revision } from '../api/schemas.ts';
 import { PREVIOUS_REVISION } from '../inputs.ts';
 import { InputError } from '../parse/index.ts';
 import { codeOf, planRollback, type RollbackPlan } from '../rollback.ts';
@@ -18,6 +18,10 @@ export async function redeploy(ctx: CommandContext): Promise<void> {
   recordDeployment(report, deployment);
   const requested = settings.revisionId ?? PREVIOUS_REVISION;
   if (requested !== PREVIOUS_REVISION) {
+    // Before any write: an id copied from another deployment must not ship its code here.
+    await log.group(`Checking that revision ${requested} is one of ${deployment.name}'s`, () =>
+      checkRevisionBelongs(ctx, deployment, requested),
+    );
     if (settings.dryRun) {
       planned(
         ctx,
@@ -63,6 +67,73 @@ export async function redeploy(ctx: CommandContext): Promise<void> {
       await alreadyRolledBack(ctx, deployment, plan);
       return;
   }
+}
+
+/**
+ * Reads the revision under the deployment, then makes sure it is the deployment's own. A server
+ * may resolve revision ids across deployments (the path alone proves nothing), so the answer's
+ * `deployment_id`, when it carries one, must be this deployment; when it carries none, the
+ * deployment's own revisions list must hold the id. A server that neither names the owner nor
+ * lists revisions leaves it unproven: said in the log, and the redeploy goes on as asked.
+ */
+async function checkRevisionBelongs(
+  ctx: CommandContext,
+  deployment: Deployment,
+  revisionId: string,
+): Promise<void> {
+  let revision: Revision;
+  try {
+    revision = await ctx.client.getRevision(deployment.id, revisionId, { signal: ctx.signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404)
+      throw noSuchRevision(deployment, revisionId, error);
+    throw error;
+  }
+  const owner = revision.deployment_id;
+  if (typeof owner === 'string' && owner !== '') {
+    if (owner === deployment.id) return;
+    throw await foreignRevision(ctx, deployment, revisionId, owner);
+  }
+  const own = await ctx.client.listRevisions(deployment.id, { signal: ctx.signal });
+  if (own === undefined) {
+    ctx.log.info(
+      `This control plane neither names a revision's deployment nor lists revisions, so whether ${revisionId} is ${deployment.name}'s own cannot be checked.`,
+    );
+    return;
+  }
+  if (!own.some((each) => each.id === revisionId)) {
+    throw await foreignRevision(ctx, deployment, revisionId, undefined);
+  }
+}
+
+async function foreignRevision(
+  ctx: CommandContext,
+  deployment: Deployment,
+  revisionId: string,
+  ownerId: string | undefined,
+): Promise<InputError> {
+  const target = `${deployment.name} (${deployment.id})`;
+  let owner = 'another deployment';
+  if (ownerId !== undefined) {
+    owner = `deployment ${ownerId}`;
+    try {
+      const other = await ctx.client.getDeployment(ownerId, { signal: ctx.signal });
+      owner = `deployment ${other.name} (${other.id})`;
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+    }
+  }
+  return new InputError(
+    'revision-id',
+    `Input 'revision-id' is ${revisionId}, a revision of ${owner}, not of ${target}: redeploying it would ship that deployment's code to ${deployment.name}. Nothing was sent. Give a revision of ${deployment.name} (its 'revision-id' output of an earlier deploy, or 'previous').`,
+  );
+}
+
+function noSuchRevision(deployment: Deployment, revisionId: string, error: ApiError): InputError {
+  return new InputError(
+    'revision-id',
+    `Input 'revision-id' is ${revisionId}, and deployment ${deployment.name} has no such revision (the server said: ${error.detail ?? 'not found'}). Check the id, e.g. the 'revision-id' output of an earlier deploy.`,
+  );
 }
 
 /** Resolves `previous`, or says why it cannot. */
@@ -147,10 +218,7 @@ async function redeployAndFollow(
     );
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      throw new InputError(
-        'revision-id',
-        `Input 'revision-id' is ${revisionId}, and deployment ${deployment.name} has no such revision (the server said: ${error.detail ?? 'not found'}). Check the id, e.g. the 'revision-id' output of an earlier deploy.`,
-      );
+      throw noSuchRevision(deployment, revisionId, error);
     }
     throw error;
   }

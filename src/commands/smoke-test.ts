@@ -1,8 +1,11 @@
 /**
- * The smoke test: after DEPLOYED, one threadless run through the deployed app's run stream. It
+ * The smoke test: after DEPLOYED, a threadless run through the deployed app's run stream. It
  * passes when the stream delivers at least one data event and ends without an `error` event
- * within `smoke-test-timeout`. The run goes through the control-plane client's connection pool
- * (its proxies, its send), and the deadline is kept on the context's Clock.
+ * within `smoke-test-timeout`. An attempt that never reached the app (refused, reset, timed out,
+ * 502/503/504 before any event: an app still warming up) is tried again with backoff within the
+ * same `smoke-test-timeout` (smoke-retry.ts); a run that started is never repeated. The run goes
+ * through the control-plane client's connection pool (its proxies, its send); the deadline and
+ * the backoff are kept on the context's Clock.
  */
 import { RunStreamError } from '../api/errors.ts';
 import { messageOf } from '../error-message.ts';
@@ -12,6 +15,7 @@ import { ROLLBACK_HOW } from '../production.ts';
 import { formatDuration } from '../report/duration.ts';
 import { logSafe } from '../report/log-text.ts';
 import type { SmokeTestReport } from '../report/types.ts';
+import { neverReachedApp, smokeRetryDelayMs } from '../smoke-retry.ts';
 import type { CommandContext } from './context.ts';
 
 /** Events that frame a run rather than show that the graph did anything. */
@@ -27,6 +31,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
   const events: SmokeTestReport['events'] = [];
   let dataEvents = 0;
   let error: string | undefined;
+  let attempts = 0;
 
   // The URL comes from the server: the API key goes there only under the rule of `api-url`.
   const refused = keyTransportProblem(deploymentUrl, ctx.settings.api.allowInsecureHttp);
@@ -45,43 +50,74 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
     return;
   }
 
-  await ctx.log.group(`Smoke test: one run of assistant ${smoke.assistantId}`, async () => {
+  await ctx.log.group(`Smoke test: a run of assistant ${smoke.assistantId}`, async () => {
+    const timeoutText = `smoke-test-timeout ${formatDuration(smoke.runTimeoutMs)}`;
+    const deadlineAt = clock.now() + smoke.runTimeoutMs;
     const deadline = new TimeUp(
       clock,
-      clock.now() + smoke.runTimeoutMs,
-      () =>
-        new Error(
-          `no complete answer within smoke-test-timeout ${formatDuration(smoke.runTimeoutMs)}`,
-        ),
+      deadlineAt,
+      () => new Error(`no complete answer within ${timeoutText}`),
     );
     const signal = AbortSignal.any([ctx.signal, deadline.signal]);
     try {
-      const stream = ctx.client.runStream({
-        deploymentUrl,
-        body: {
-          assistant_id: smoke.assistantId,
-          input: { messages: [{ role: 'user', content: smoke.message }] },
-          stream_mode: smoke.streamMode,
-        },
-        signal,
-      });
-      for await (const chunk of stream) {
-        if (!FRAMING_EVENTS.has(chunk.event)) dataEvents++;
-        if (events.length < MAX_EVENTS_KEPT) {
-          const data = typeof chunk.data === 'string' ? chunk.data : JSON.stringify(chunk.data);
-          events.push({ event: chunk.event, data: data ?? '' });
+      for (;;) {
+        attempts++;
+        let received = 0;
+        let caught: unknown;
+        try {
+          const stream = ctx.client.runStream({
+            deploymentUrl,
+            body: {
+              assistant_id: smoke.assistantId,
+              input: { messages: [{ role: 'user', content: smoke.message }] },
+              stream_mode: smoke.streamMode,
+            },
+            signal,
+          });
+          for await (const chunk of stream) {
+            received++;
+            if (!FRAMING_EVENTS.has(chunk.event)) dataEvents++;
+            if (events.length < MAX_EVENTS_KEPT) {
+              const data = typeof chunk.data === 'string' ? chunk.data : JSON.stringify(chunk.data);
+              events.push({ event: chunk.event, data: data ?? '' });
+            }
+            // The event name is server text: made inert before it reaches the runner's log.
+            ctx.log.info(`event: ${logSafe(chunk.event, 64)}`);
+          }
+        } catch (thrown) {
+          caught = thrown;
         }
-        // The event name is server text: made inert before it reaches the runner's log.
-        ctx.log.info(`event: ${logSafe(chunk.event, 64)}`);
-      }
-      if (dataEvents === 0) error = 'the run stream ended without any data event';
-    } catch (caught) {
-      if (deadline.signal.aborted) {
-        error = `no complete answer within smoke-test-timeout ${formatDuration(smoke.runTimeoutMs)}`;
-      } else if (caught instanceof RunStreamError) {
-        error = `the run stream sent an error event: ${caught.message}`;
-      } else {
-        error = messageOf(caught);
+        if (caught === undefined) {
+          if (dataEvents === 0) error = 'the run stream ended without any data event';
+          return;
+        }
+        if (deadline.signal.aborted) {
+          error = `no complete answer within ${timeoutText}${attemptsNote(attempts)}`;
+          return;
+        }
+        if (ctx.signal.aborted || !neverReachedApp(caught, received)) {
+          error =
+            caught instanceof RunStreamError
+              ? `the run stream sent an error event: ${caught.message}`
+              : messageOf(caught);
+          return;
+        }
+        const delayMs = smokeRetryDelayMs(attempts - 1);
+        if (clock.now() + delayMs >= deadlineAt) {
+          error = `the app was not reachable within ${timeoutText}${attemptsNote(attempts)}; the last: ${messageOf(caught)}`;
+          return;
+        }
+        ctx.log.info(
+          `Attempt ${attempts} did not reach the app (${messageOf(caught)}); trying again in ${formatDuration(delayMs)}.`,
+        );
+        try {
+          await clock.sleep(delayMs, signal);
+        } catch {
+          error = deadline.signal.aborted
+            ? `the app was not reachable within ${timeoutText}${attemptsNote(attempts)}; the last: ${messageOf(caught)}`
+            : messageOf(caught);
+          return;
+        }
       }
     } finally {
       deadline.disarm();
@@ -93,6 +129,7 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
     events,
     ...(error === undefined ? {} : { error }),
     durationMs: clock.now() - startedAt,
+    attempts,
   };
   if (error !== undefined && !ctx.signal.aborted) {
     report.outcome = 'failure';
@@ -113,4 +150,8 @@ export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): 
 /** The URL without a user:password@ part, for messages. */
 function withoutUserInfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
+}
+
+function attemptsNote(attempts: number): string {
+  return attempts === 1 ? '' : ` (${attempts} attempts)`;
 }

@@ -93,7 +93,7 @@ export function describeGitHubFailure(
     return {
       kind: 'server',
       status,
-      message: `${could}: GitHub answered ${status} (${detail}). Skipped.`,
+      message: `${could}: GitHub answered ${status} (${detail}), also when tried again. Skipped.`,
     };
   }
   return {
@@ -131,5 +131,7 @@ function resetHint(headers: Record<string, string | number | undefined>): string
 /** GitHub's error text (or a network error's), one line, bounded and safe to print. */
 function serverMessage(message: unknown): string {
   const text = typeof message === 'string' && message.trim() !== '' ? message : 'no message';
+  // GitHub's front end answers an outage with an HTML page: its markup says nothing useful.
+  if (/^\s*<(!doctype|html)/i.test(text)) return 'an HTML error page';
   return logSafe(text.replace(/\s+/g, ' ').trim(), MAX_SERVER_MESSAGE);
 }

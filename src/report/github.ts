@@ -4,9 +4,9 @@
  * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see github-api.ts).
  */
-import { getOctokit } from '@actions/github';
 import type { CommandName, GitHubReportingSettings } from '../model.ts';
 import type { GitHubClient, ReporterLog } from './github-api.ts';
+import { createGitHubClient } from './github-client.ts';
 import type { GitHubContext } from './github-context.ts';
 import {
   DESCRIPTION_PREFIX,
@@ -42,7 +42,7 @@ export class GitHubReporting {
     this.#context = context;
     this.#log = log;
     this.#octokit = settings.token
-      ? getOctokit(settings.token, { baseUrl: context.apiUrl })
+      ? createGitHubClient(settings.token, context.apiUrl, log)
       : undefined;
   }
 

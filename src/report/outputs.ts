@@ -8,8 +8,9 @@ export function outputsOf(report: CommandReport): Record<string, string> {
     if (value !== undefined && value !== '') outputs[name] = value;
   };
   const { deployment, revision } = report;
-  set('deployment-id', deployment?.id);
-  set('deployment-name', deployment?.name);
+  // What the inputs named stands in until the server has answered (a cancelled create, say).
+  set('deployment-id', deployment?.id ?? report.target?.deploymentId);
+  set('deployment-name', deployment?.name ?? report.target?.name);
   set('deployment-url', deployment?.url);
   set('deployment-status', deployment?.status);
   set('revision-id', revision?.id);

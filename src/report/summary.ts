@@ -283,7 +283,7 @@ function smokeTestSection({ smokeTest }: CommandReport): string {
   if (!smokeTest) return '';
   const emoji = smokeTest.result === 'passed' ? '✅' : '❌';
   const lines = [
-    `### Smoke test ${emoji} ${smokeTest.result === 'passed' ? 'passed' : 'failed'} in ${formatDuration(smokeTest.durationMs)}`,
+    `### Smoke test ${emoji} ${smokeTest.result === 'passed' ? 'passed' : 'failed'} in ${formatDuration(smokeTest.durationMs)}${attemptsText(smokeTest.attempts)}`,
   ];
   if (smokeTest.error) lines.push(text(smokeTest.error, SUMMARY_LIMITS.reason));
   const events = smokeEventsTable(smokeTest);
@@ -402,4 +402,10 @@ ${table(['Deployment', 'Result', 'Why'], rows)}${tail}`;
 
 function footer({ runUrl }: CommandReport): string {
   return runUrl && isLinkableUrl(runUrl) ? `<sub>${link('Workflow run', runUrl)}</sub>` : '';
+}
+
+/** ", 1 attempt" / ", 3 attempts": runs are tried again when one did not reach the app. */
+function attemptsText(attempts: number | undefined): string {
+  if (attempts === undefined || attempts === 0) return '';
+  return `, ${attempts} attempt${attempts === 1 ? '' : 's'}`;
 }

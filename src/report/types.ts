@@ -35,6 +35,8 @@ export interface SmokeTestReport {
   events: { event: string; data: string }[];
   error?: string;
   durationMs: number;
+  /** Runs sent: more than one when the first did not reach the app (smoke-retry.ts). */
+  attempts?: number;
   /** The run was never sent (no deployment URL, or one the API key may not go to). */
   notRun?: boolean;
 }
@@ -48,6 +50,8 @@ export interface PruneEntry {
   pullRequest?: number;
   /** The preview's GitHub environment, marked inactive once it is pruned. */
   environment?: string;
+  /** Kept because GitHub failed to tell its pull request's state. */
+  unreadable?: boolean;
   /**
    * For `prune` decisions of a real run: `deleted` (gone, or DELETE accepted without waiting),
    * `awaiting-delete` (still there when the wait ran out), `failed`, or `skipped` (cancelled
@@ -118,6 +122,11 @@ export interface CommandReport {
   reason?: string;
   /** What the person should do next. */
   nextStep?: string;
+  /**
+   * The deployment as the inputs name it (`name`, `deployment-id`): known before any request, so
+   * the outputs carry it even when the run ends (cancelled, failed) before the server answered.
+   */
+  target?: { name?: string; deploymentId?: string };
   deployment?: {
     id: string;
     name: string;

@@ -63,6 +63,9 @@ describe('cancelled at any moment', () => {
     );
     expectNoWaitTalk(run);
     expect(emulator.deployments()).toEqual([]);
+    // Known from the input before any answer: set all the same.
+    expect(run.outputs['deployment-name']).toBe('agent');
+    expect(run.outputs['deployment-id']).toBeUndefined();
   });
 
   it('during the create: says the deployment may exist, and a re-run picks it up', async () => {
@@ -91,6 +94,8 @@ describe('cancelled at any moment', () => {
     expect(error).toContain('Re-run the job to pick it up');
     expectNoWaitTalk(run);
     expect(run.summary).toContain('may have reached the server');
+    // The create's answer never came, but the name is the input's: the output is set.
+    expect(run.outputs['deployment-name']).toBe('agent');
     // The server did create it: the re-run finds it by name and does not create a second one.
     expect(emulator.deployments()).toHaveLength(1);
 

@@ -208,6 +208,52 @@ describe('GitHub reporting on a pull request', () => {
     expectNothingLeaked(run);
   });
 
+  it('rides out GitHub failing the way GitHub fails: the deployment, its statuses and the comment all land', async () => {
+    github.fail({ kind: 'unavailable-html', method: 'POST', path: /\/deployments$/ });
+    github.fail({ kind: 'server-error', method: 'POST', path: /\/statuses$/ });
+    github.fail({
+      kind: 'secondary-rate-limit',
+      method: 'GET',
+      path: /\/comments$/,
+      retryAfterSeconds: 1,
+    });
+    github.fail({
+      kind: 'secondary-rate-limit-403',
+      method: 'POST',
+      path: /\/comments$/,
+      retryAfterSeconds: 1,
+    });
+
+    const run = await runAction({ inputs: previewInputs(), env: await pullRequestEnv() });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning'))).toEqual([]);
+    const [deployment] = github.deployments();
+    expect(deployment?.statuses.map((status) => status.state)).toEqual(['in_progress', 'success']);
+    expect(commentBodies()).toHaveLength(1);
+    expect(run.stdout).toContain(
+      `GitHub's secondary rate limit stopped POST /repos/acme/agent/issues/${PR_NUMBER}/comments; trying again in 1 s.`,
+    );
+    expectNothingLeaked(run);
+  });
+
+  it('says which GitHub call gave up on a rate limit beyond the bound; the deploy still succeeds', async () => {
+    github.fail({ kind: 'rate-limit', method: 'POST', path: /\/comments$/, resetInSeconds: 3600 });
+
+    const run = await runAction({ inputs: previewInputs(), env: await pullRequestEnv() });
+
+    expect(run.exitCode).toBe(0);
+    expect(commentBodies()).toEqual([]);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `primary rate limit stopped POST /repos/acme/agent/issues/${PR_NUMBER}/comments; gave up: the wait, 36\\d\\d s, is longer than the 60 s bound`,
+      ),
+    );
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning'));
+    expect(warnings.join('\n')).toMatch(/rate limit was hit \(resets at /);
+    expectNothingLeaked(run);
+  });
+
   it('makes no GitHub request with pr-comment off and no environment', async () => {
     const run = await runAction({
       inputs: previewInputs({ 'pr-comment': 'false', 'github-environment': '' }),

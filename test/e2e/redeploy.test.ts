@@ -103,17 +103,19 @@ describe('redeploy', () => {
     expectCleanRun(run, emulator);
   });
 
-  it('fails on an unknown revision, naming it and what to do, after only the failed POST', async () => {
+  it('fails on an unknown revision, naming it and what to do, before any write', async () => {
     const { deploymentId } = await twiceDeployed(emulator);
     const before = emulator.requests.length;
 
     const run = await runAction({ inputs: redeployInputs(UNKNOWN_REVISION) });
 
     expect(run.exitCode).toBe(1);
-    const writes = writesIn(emulator.requests.slice(before));
-    expect(writes.map((write) => [write.method, write.path, write.status])).toEqual([
-      ['POST', `/v2/deployments/${deploymentId}/revisions/${UNKNOWN_REVISION}/redeploy`, 404],
-    ]);
+    expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+    expect(
+      emulator.requests
+        .slice(before)
+        .some((r) => r.path === `/v2/deployments/${deploymentId}/revisions/${UNKNOWN_REVISION}`),
+    ).toBe(true);
     expect(emulator.revisions(deploymentId)).toHaveLength(2);
     const error = theError(run);
     expect(error).toContain("'revision-id'");
@@ -280,6 +282,58 @@ describe('redeploy previous: a re-run is a no-op', () => {
     expect(error).not.toContain('revision-id: previous');
     expect(run.outputs['active-revision-id']).toBe(second);
     expect(emulator.revisions(deploymentId)).toHaveLength(3);
+    expectCleanRun(run, emulator);
+  });
+});
+
+describe('redeploy of a revision of another deployment', () => {
+  /** agent and staging-agent, each DEPLOYED; answers staging's revision id. */
+  async function twoDeployments(options: { revisionsNameDeployment: boolean }) {
+    await emulator.close();
+    emulator = await startEmulator({
+      apiKey: API_KEY,
+      stepMs: 20,
+      revisionIdsGlobal: true,
+      ...options,
+    });
+    const agent = await deployedDeployment(emulator, 'agent', 'v1');
+    const staging = await deployedDeployment(emulator, 'staging-agent', 'v9');
+    return { agent, stagingRevision: staging.latest_revision_id ?? '', staging };
+  }
+
+  for (const revisionsNameDeployment of [true, false]) {
+    it(`is refused before any write, naming both deployments (revision answers ${revisionsNameDeployment ? 'name' : 'do not name'} their deployment)`, async () => {
+      const { agent, staging, stagingRevision } = await twoDeployments({ revisionsNameDeployment });
+      const before = emulator.requests.length;
+
+      const run = await runAction({ inputs: redeployInputs(stagingRevision) });
+
+      expect(run.exitCode).toBe(1);
+      expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+      // Nothing of staging's code reached agent.
+      expect(emulator.revisions(agent.id)).toHaveLength(1);
+      const error = theError(run);
+      expect(error).toContain("'revision-id'");
+      expect(error).toContain(stagingRevision);
+      expect(error).toContain(`not of agent (${agent.id})`);
+      if (revisionsNameDeployment) {
+        expect(error).toContain(`a revision of deployment staging-agent (${staging.id})`);
+      } else {
+        expect(error).toContain('a revision of another deployment');
+      }
+      expect(error).toContain('Nothing was sent');
+      expectCleanRun(run, emulator);
+    });
+  }
+
+  it('its own revision still redeploys on such a server', async () => {
+    const { agent } = await twoDeployments({ revisionsNameDeployment: false });
+    const own = agent.latest_revision_id ?? '';
+
+    const run = await runAction({ inputs: redeployInputs(own) });
+
+    expect(run.exitCode).toBe(0);
+    expect(emulator.revisions(agent.id)).toHaveLength(2);
     expectCleanRun(run, emulator);
   });
 });

@@ -196,6 +196,28 @@ describe('rollback-on-failure', () => {
     expectCleanRun(run, emulator);
   });
 
+  it('a warming app (503 for 2.5 s after DEPLOYED) is tried again, passes, and is not rolled back', async () => {
+    const { deploymentId } = await productionOnMain();
+    emulator.scriptRunStream('agent', { warmingMs: 2_500 });
+
+    const run = await runAction({
+      inputs: rollbackInputs({ 'smoke-test-timeout': '15s' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(controlPlaneWrites()).toEqual([`PATCH /v2/deployments/${deploymentId}`]);
+    expect(run.outputs['smoke-test-result']).toBe('passed');
+    expect(run.outputs['rolled-back-to']).toBeUndefined();
+    const released = emulator.revisions(deploymentId).at(-1);
+    expect(released?.source_revision_config?.repo_ref).toBe('v2');
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(released?.id);
+    const attempts = emulator.requests.filter((r) => r.path.endsWith('/runs/stream')).length;
+    expect(attempts).toBeGreaterThan(1);
+    expect(readable(run.summary)).toContain(`${attempts} attempts`);
+    expectCleanRun(run, emulator);
+  });
+
   it('a passing smoke test rolls nothing back', async () => {
     const { deploymentId } = await productionOnMain();
     emulator.scriptRunStream('agent', {});

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
 import { fakeCommitSha } from '../emulator/store.ts';
 import { runAction } from '../support/run-action.ts';
@@ -328,5 +328,126 @@ describe('skip-unchanged', () => {
       expect(again.stdout).toContain('moving tag');
       expectCleanRun(again, emulator);
     });
+  });
+});
+
+/**
+ * After a rollback or a redeploy, the active revision ships an older revision's build: the
+ * configuration the deployment holds now never served, so the next deploy builds. Run against a
+ * server that answers build_command, in two shapes: revisions that show the source_config they
+ * were built with, and revisions as the production service answers them (no source_config, no
+ * deployment_id), where only the revisions list tells.
+ */
+describe('skip-unchanged after a rollback or a redeploy', () => {
+  const shapes = {
+    'revisions show their source_config': {},
+    'production-shaped revisions': {
+      revisionsShowSourceConfig: false,
+      revisionsNameDeployment: false,
+    },
+  };
+  let server: Emulator;
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  function at(extra: Record<string, string>) {
+    return deployInputs(server, { secrets: '', ...extra });
+  }
+
+  for (const [shape, options] of Object.entries(shapes)) {
+    it(`${shape}: a re-run after rollback-on-failure builds the new build-command, never skips`, async () => {
+      server = await startEmulator({
+        apiKey: API_KEY,
+        stepMs: 20,
+        echoesCommands: true,
+        ...options,
+      });
+      const first = await runAction({ inputs: at({ 'build-command': 'make v1' }), env: AT_MAIN });
+      expect(first.exitCode).toBe(0);
+      const deploymentId = first.outputs['deployment-id'] ?? '';
+      // Same commit, new build-command: its revision fails the smoke test and is rolled back.
+      server.scriptRunStream('agent', { error: { error: 'ValueError', message: 'v2 is broken' } });
+      const release = at({
+        'build-command': 'make v2',
+        'smoke-test-assistant': 'agent',
+        'smoke-test-timeout': '5s',
+        'rollback-on-failure': 'true',
+      });
+      const failed = await runAction({ inputs: release, env: AT_MAIN });
+      expect(failed.exitCode).toBe(1);
+      expect(failed.outputs['rolled-back-to']).toBe(first.outputs['revision-id']);
+      const rollback = server.revisions(deploymentId).at(-1);
+      expect(server.deployments()[0]?.active_revision_id).toBe(rollback?.id);
+      // The deployment holds the new build-command; what serves was built with the old one.
+      expect(server.deployments()[0]?.source_config.build_command).toBe('make v2');
+      // The app is fixed meanwhile (say, its database): the re-run's smoke test passes.
+      server.scriptRunStream('agent', {});
+      server.requests.length = 0;
+
+      const rerun = await runAction({ inputs: release, env: AT_MAIN });
+
+      expect(rerun.outputs.skipped).toBe('false');
+      expect(rerun.stdout).toContain('Not skipped (skip-unchanged)');
+      expect(rerun.stdout).toMatch(/redeploy/);
+      expect(
+        writesIn(server.requests.filter((r) => r.path.startsWith('/v2/'))).map((r) => r.method),
+      ).toEqual(['PATCH']);
+      expect(rerun.exitCode).toBe(0);
+      expect(rerun.outputs['smoke-test-result']).toBe('passed');
+      expectCleanRun(rerun, server);
+    });
+
+    it(`${shape}: a deploy after a manual redeploy of an older revision builds, never skips`, async () => {
+      server = await startEmulator({
+        apiKey: API_KEY,
+        stepMs: 20,
+        echoesCommands: true,
+        ...options,
+      });
+      const first = await runAction({ inputs: at({ 'build-command': 'make v1' }), env: AT_MAIN });
+      const second = await runAction({ inputs: at({ 'build-command': 'make v2' }), env: AT_MAIN });
+      expect(second.outputs.skipped).toBe('false');
+      const redeploy = await runAction({
+        inputs: {
+          'api-url': server.url,
+          'api-key': API_KEY,
+          command: 'redeploy',
+          name: 'agent',
+          'revision-id': first.outputs['revision-id'] ?? '',
+          'poll-interval': '20ms',
+          'wait-timeout': '10s',
+        },
+      });
+      expect(redeploy.exitCode).toBe(0);
+      server.requests.length = 0;
+
+      const run = await runAction({ inputs: at({ 'build-command': 'make v2' }), env: AT_MAIN });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs.skipped).toBe('false');
+      expect(run.stdout).toMatch(/redeploy/);
+      expect(writesIn(server.requests).map((r) => r.method)).toEqual(['PATCH']);
+      expectCleanRun(run, server);
+    });
+  }
+
+  it('production-shaped revisions: the first build of a commit still skips on a re-run', async () => {
+    server = await startEmulator({
+      apiKey: API_KEY,
+      stepMs: 20,
+      revisionsShowSourceConfig: false,
+      revisionsNameDeployment: false,
+    });
+    await runAction({ inputs: at({}), env: AT_MAIN });
+    server.requests.length = 0;
+
+    const rerun = await runAction({ inputs: at({}), env: AT_MAIN });
+
+    expect(rerun.exitCode).toBe(0);
+    expect(rerun.outputs.skipped).toBe('true');
+    expect(writesIn(server.requests)).toEqual([]);
+    expect(server.requests.some((r) => r.path.endsWith('/revisions'))).toBe(true);
+    expectCleanRun(rerun, server);
   });
 });

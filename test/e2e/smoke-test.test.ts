@@ -172,4 +172,49 @@ describe('smoke test', () => {
     );
     expectCleanRun(run, emulator);
   });
+
+  it('tries again while the app answers 503 after DEPLOYED (still warming), then passes', async () => {
+    emulator.scriptRunStream('agent', { warmingMs: 2_500 });
+
+    const run = await runAction({ inputs: smokeInputs({ 'smoke-test-timeout': '15s' }), env: ENV });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['smoke-test-result']).toBe('passed');
+    const attempts = streamRequests().length;
+    expect(attempts).toBeGreaterThan(1);
+    expect(run.stdout).toMatch(
+      /Attempt 1 did not reach the app \(.*503.*\); trying again in 500ms\./,
+    );
+    expect(readable(run.summary)).toMatch(
+      new RegExp(`Smoke test ✅ passed in [^\\n]*, ${attempts} attempts`),
+    );
+    expectCleanRun(run, emulator, ALL_SECRETS);
+  });
+
+  it('never repeats a run that answered with an error event', async () => {
+    emulator.scriptRunStream('agent', { error: { error: 'ValueError', message: 'broken' } });
+
+    const run = await runAction({ inputs: smokeInputs(), env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    expect(streamRequests()).toHaveLength(1);
+    expect(readable(run.summary)).toContain('Smoke test ❌ failed in');
+    expect(readable(run.summary)).toContain(', 1 attempt');
+    expectCleanRun(run, emulator, ALL_SECRETS);
+  });
+
+  it('fails when the app stays unreachable for all of smoke-test-timeout, saying how often it tried', async () => {
+    emulator.scriptRunStream('agent', { warmingMs: 600_000, warmingStatus: 502 });
+
+    const run = await runAction({ inputs: smokeInputs({ 'smoke-test-timeout': '2s' }), env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs['smoke-test-result']).toBe('failed');
+    const attempts = streamRequests().length;
+    expect(attempts).toBeGreaterThan(1);
+    expect(theError(run)).toContain(
+      `the app was not reachable within smoke-test-timeout 2s (${attempts} attempts); the last:`,
+    );
+    expectCleanRun(run, emulator, ALL_SECRETS);
+  });
 });

@@ -335,13 +335,15 @@ export type Deployment = {
 /** Spec 2.8 and the fields seen on the production service (known-behaviour.md). */
 export type Revision = {
   id: string;
-  deployment_id: string;
+  /** Not sent by the production service (known-behaviour.md); see revisionsNameDeployment. */
+  deployment_id?: string;
   status: string;
   status_message?: string;
   source: SourceKind;
   created_at: string;
   updated_at: string;
-  source_config: SourceConfig;
+  /** Not sent by the production service; see revisionsShowSourceConfig. */
+  source_config?: SourceConfig;
   source_revision_config: SourceRevisionConfig & { repo_commit_sha: string };
 };
 

@@ -100,6 +100,20 @@ function streamText(script: RunStreamScript, run: RunRequest): string {
   return text;
 }
 
+/** What a gateway answers for an app behind it that is not ready yet: an HTML error page. */
+function warming(status: number): Reply {
+  return {
+    kind: 'stream',
+    status,
+    write: (response) => {
+      response.writeHead(status, { 'content-type': 'text/html', connection: 'close' });
+      response.end(
+        `<html><head><title>${status} Service Temporarily Unavailable</title></head><body><h1>${status} Service Temporarily Unavailable</h1></body></html>\n`,
+      );
+    },
+  };
+}
+
 export function runStream(context: EmulatorContext, request: EmulatorRequest): Reply {
   const name = request.params.name ?? '';
   const deployment = context.store.findByName(name);
@@ -109,6 +123,13 @@ export function runStream(context: EmulatorContext, request: EmulatorRequest): R
   const run = checkRunRequest(request);
   if (Array.isArray(run)) return validationError(run);
   const script = context.runStreams.get(name);
+  if (script.warmingMs !== undefined) {
+    const active = context.store.activeRevision(deployment);
+    const deployedAt = active === undefined ? undefined : context.store.revisionState(active).since;
+    if (deployedAt === undefined || context.clock.now() < deployedAt + script.warmingMs) {
+      return warming(script.warmingStatus ?? 503);
+    }
+  }
   return {
     kind: 'stream',
     status: 200,

@@ -74,6 +74,14 @@ export interface StoreSettings {
   deleteAfterMs: number;
   /** Read-after-write lag: GETs of a just-written revision (or created deployment) answered 404. */
   notFoundAfterWrite: number;
+  /** Revision ids are looked up across every deployment (EmulatorOptions.revisionIdsGlobal). */
+  revisionIdsGlobal?: boolean;
+  /** Revision answers carry `deployment_id` (EmulatorOptions.revisionsNameDeployment). */
+  revisionsNameDeployment?: boolean;
+  /** Revision answers carry `source_config` (EmulatorOptions.revisionsShowSourceConfig). */
+  revisionsShowSourceConfig?: boolean;
+  /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
+  echoesCommands?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -107,6 +115,21 @@ export class DeploymentStore {
 
   constructor(settings: StoreSettings) {
     this.settings = settings;
+  }
+
+  /** Whether revision answers carry `deployment_id`. */
+  get revisionsNameDeployment(): boolean {
+    return this.settings.revisionsNameDeployment !== false;
+  }
+
+  /** Whether revision answers carry `source_config`. */
+  get revisionsShowSourceConfig(): boolean {
+    return this.settings.revisionsShowSourceConfig !== false;
+  }
+
+  /** Whether answers carry install_command and build_command. */
+  get echoesCommands(): boolean {
+    return this.settings.echoesCommands === true;
   }
 
   private now(): number {
@@ -209,10 +232,18 @@ export class DeploymentStore {
     });
   }
 
-  /** A new revision with the code of `revision` and the deployment's current settings. */
+  /**
+   * A new revision that ships `revision` again: its code, and its build, made with the
+   * source_config it was built with (not the deployment's current one, which may have changed
+   * since: a rollback to an older revision serves what that revision served).
+   */
   redeploy(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
     deployment.updatedAt = this.now();
-    return this.addRevision(deployment, withoutCommitSha(revision.sourceRevisionConfig));
+    return this.addRevision(
+      deployment,
+      withoutCommitSha(revision.sourceRevisionConfig),
+      revision.sourceConfig,
+    );
   }
 
   markDeleted(deployment: StoredDeployment, deleteTracingProject: boolean): void {
@@ -227,7 +258,13 @@ export class DeploymentStore {
   }
 
   revision(deployment: StoredDeployment, revisionId: string): StoredRevision | undefined {
-    return deployment.revisions.find((revision) => revision.id === revisionId);
+    const own = deployment.revisions.find((revision) => revision.id === revisionId);
+    if (own !== undefined || !this.settings.revisionIdsGlobal) return own;
+    for (const other of this.byId.values()) {
+      const found = other.revisions.find((revision) => revision.id === revisionId);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 
   revisionState(revision: StoredRevision): RevisionState {
@@ -278,7 +315,11 @@ export class DeploymentStore {
     this.revisionScripts.clear();
   }
 
-  private addRevision(deployment: StoredDeployment, config: SourceRevisionConfig): StoredRevision {
+  private addRevision(
+    deployment: StoredDeployment,
+    config: SourceRevisionConfig,
+    builtWith: SourceConfig = deployment.sourceConfig,
+  ): StoredRevision {
     const now = this.now();
     for (const older of deployment.revisions) {
       if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
@@ -295,7 +336,7 @@ export class DeploymentStore {
       stepMs: script?.stepMs ?? this.settings.stepMs,
       ...(script?.phaseMs ? { phaseMs: [...script.phaseMs] } : {}),
       plan: planFor(script),
-      sourceConfig: structuredClone(deployment.sourceConfig),
+      sourceConfig: structuredClone(builtWith),
       sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },
       hiddenReads: this.settings.notFoundAfterWrite,
       ...(script?.stepEachRead ? { stepsRead: 0 } : {}),

@@ -26,6 +26,28 @@ export interface EmulatorOptions {
    * asynchronously: the client must find its revision in the revisions list.
    */
   patchAnswersStale?: boolean;
+  /**
+   * Default false: a revision id is found only under its own deployment (a foreign one is 404).
+   * true: GET .../revisions/{id} and .../redeploy resolve the id across every deployment, as a
+   * server may that keys revisions globally (known-behaviour.md does not say the production
+   * service checks the path): a client must check a revision belongs to the deployment itself.
+   */
+  revisionIdsGlobal?: boolean;
+  /**
+   * Default true: a revision answer carries `deployment_id`. false: it does not, like the
+   * production service's revision fields (known-behaviour.md).
+   */
+  revisionsNameDeployment?: boolean;
+  /**
+   * Default true: a revision answer carries `source_config`, what the revision was built and
+   * deployed with. false: it does not, like the production service's revision fields.
+   */
+  revisionsShowSourceConfig?: boolean;
+  /**
+   * Default false: `install_command` and `build_command` are left out of answers, as the
+   * production service may (known-behaviour.md). true: they are answered like other fields.
+   */
+  echoesCommands?: boolean;
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**
@@ -158,6 +180,13 @@ export interface RunStreamScript {
   hang?: boolean;
   /** Write a ':' heartbeat comment after every N events. */
   heartbeatEvery?: number;
+  /**
+   * An app still warming up (its ingress not ready): every run is answered `warmingStatus`
+   * (default 503, an HTML page as a gateway sends) until this many ms after the active revision
+   * reached DEPLOYED, on the emulator's clock; then the script's stream.
+   */
+  warmingMs?: number;
+  warmingStatus?: number;
 }
 
 export interface ListenerInput {

@@ -38,13 +38,18 @@ function isRemoteReconciled(deployment: StoredDeployment): boolean {
  * and listener_config are not echoed, and resource_spec comes back with the server's defaults
  * filled in. A client must not read what is absent or defaulted as "different".
  */
-export function sourceConfigAnswer(config: SourceConfig): SourceConfig {
+export function sourceConfigAnswer(config: SourceConfig, echoesCommands = false): SourceConfig {
   const {
-    install_command: _install,
-    build_command: _build,
+    install_command: installCommand,
+    build_command: buildCommand,
     listener_config: _listener,
-    ...answered
+    ...rest
   } = structuredClone(config);
+  const answered: SourceConfig = rest;
+  if (echoesCommands) {
+    if (installCommand !== undefined) answered.install_command = installCommand;
+    if (buildCommand !== undefined) answered.build_command = buildCommand;
+  }
   if (answered.resource_spec !== undefined) {
     answered.resource_spec = withDefaultLimits(answered.resource_spec);
   }
@@ -72,7 +77,7 @@ export function deploymentView(
     id: deployment.id,
     name: deployment.name,
     source: deployment.source,
-    source_config: sourceConfigAnswer(deployment.sourceConfig),
+    source_config: sourceConfigAnswer(deployment.sourceConfig, store.echoesCommands),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
     source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },
     secrets: secretNames(deployment),
@@ -91,12 +96,14 @@ export function revisionView(store: DeploymentStore, revision: StoredRevision): 
   const state = store.revisionState(revision);
   const view: Revision = {
     id: revision.id,
-    deployment_id: revision.deploymentId,
+    ...(store.revisionsNameDeployment ? { deployment_id: revision.deploymentId } : {}),
     status: state.status,
     source: revision.source,
     created_at: isoAt(revision.createdAt),
     updated_at: isoAt(state.since),
-    source_config: sourceConfigAnswer(revision.sourceConfig),
+    ...(store.revisionsShowSourceConfig
+      ? { source_config: sourceConfigAnswer(revision.sourceConfig, store.echoesCommands) }
+      : {}),
     source_revision_config: { ...revision.sourceRevisionConfig },
   };
   if (revision.statusMessage !== undefined && !isPending(state, revision.plan)) {

@@ -2,7 +2,9 @@
  * A stand-in for the few GitHub REST endpoints the reporters use, on 127.0.0.1, so integration
  * tests drive the real Octokit client over real HTTP. It keeps issue comments and deployments in
  * memory, records every request, and can be told to fail the next matching requests the ways
- * GitHub does (rate limit, missing permission, 404, 500).
+ * GitHub does: primary and secondary rate limits with GitHub's own headers (x-ratelimit-limit,
+ * -remaining, -reset, -used, -resource, retry-after), missing permission, 404, 500, 502, a JSON
+ * 503 and the HTML 503 page GitHub's front end serves, and a dropped connection.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,11 +50,22 @@ export interface FakeDeployment {
 }
 
 export type FailureKind =
+  /** 403, x-ratelimit-remaining 0, x-ratelimit-reset `resetInSeconds` from now (default 3600). */
   | 'rate-limit'
+  /** 429 with retry-after `retryAfterSeconds` (default 60). */
   | 'secondary-rate-limit'
+  /** 403 with retry-after `retryAfterSeconds` and the secondary-limit message. */
+  | 'secondary-rate-limit-403'
   | 'forbidden'
   | 'not-found'
-  | 'server-error';
+  | 'server-error'
+  | 'bad-gateway'
+  /** 503 with GitHub's JSON body. */
+  | 'unavailable'
+  /** 503 with an HTML page (text/html), as GitHub's front end answers when it is down. */
+  | 'unavailable-html'
+  /** The connection is closed without an answer. */
+  | 'connection-reset';
 
 export interface ScriptedFailure {
   kind: FailureKind;
@@ -61,6 +74,10 @@ export interface ScriptedFailure {
   path?: string | RegExp;
   /** How many matching requests fail (default: 1). */
   times?: number;
+  /** 'rate-limit': seconds from now until x-ratelimit-reset (default 3600). */
+  resetInSeconds?: number;
+  /** Secondary limits: the retry-after header (default 60). */
+  retryAfterSeconds?: number;
 }
 
 export interface GitHubDouble {
@@ -101,7 +118,11 @@ interface ParsedRequest {
 interface Reply {
   status: number;
   body?: unknown;
+  /** Sent as is instead of JSON (an HTML page). */
+  rawBody?: string;
   headers?: Record<string, string>;
+  /** Close the connection without answering. */
+  reset?: boolean;
 }
 
 export async function startGitHubDouble(): Promise<GitHubDouble> {
@@ -259,7 +280,7 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     },
   ];
 
-  const takeScriptedFailure = (method: string, path: string): FailureKind | undefined => {
+  const takeScriptedFailure = (method: string, path: string): ScriptedFailure | undefined => {
     const index = scripted.findIndex(
       (f) =>
         (f.method === undefined || f.method === method) &&
@@ -270,7 +291,7 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     if (!failure) return undefined;
     failure.remaining -= 1;
     if (failure.remaining <= 0) scripted.splice(index, 1);
-    return failure.kind;
+    return failure;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -286,16 +307,24 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
       body,
       hasAuthorization,
     });
-    const reply = hasAuthorization
+    const reply: Reply = hasAuthorization
       ? replyFor(method, url, body)
       : { status: 401, body: { message: 'Requires authentication' } };
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    if (reply.reset) {
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(reply.status, {
+      'content-type': 'application/json; charset=utf-8',
+      ...rateLimitHeaders(4999),
+      ...reply.headers,
+    });
+    res.end(reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body)));
   };
 
   const replyFor = (method: string, url: URL, body: unknown): Reply => {
-    const kind = takeScriptedFailure(method, url.pathname);
-    if (kind) return failureReply(kind);
+    const failure = takeScriptedFailure(method, url.pathname);
+    if (failure) return failureReply(failure);
     const segments = url.pathname.split('/').filter(Boolean);
     const match = routes.find((r) => r.method === method && r.pattern.test(segments.join('/')));
     if (!match) return notFound();
@@ -349,17 +378,37 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
   };
 }
 
-function failureReply(kind: FailureKind): Reply {
+/** GitHub's rate-limit headers, sent on every answer. */
+function rateLimitHeaders(remaining: number, resetInSeconds = 3600): Record<string, string> {
+  const limit = 5000;
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000 + resetInSeconds)),
+    'x-ratelimit-used': String(limit - remaining),
+    'x-ratelimit-resource': 'core',
+  };
+}
+
+const SECONDARY_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.';
+
+const UNAVAILABLE_PAGE = `<!DOCTYPE html>
+<html>
+  <head><meta charset="utf-8"><title>Unicorn! &middot; GitHub</title></head>
+  <body><p><strong>We had issues producing the response to your request.</strong></p>
+  <p>Sorry about that. Please try refreshing and contact us if the problem persists.</p></body>
+</html>
+`;
+
+function failureReply(failure: ScriptedFailure): Reply {
   const docs = 'https://docs.github.com/rest';
-  switch (kind) {
+  const retryAfter = String(failure.retryAfterSeconds ?? 60);
+  switch (failure.kind) {
     case 'rate-limit':
       return {
         status: 403,
-        headers: {
-          'x-ratelimit-limit': '1000',
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset': String(EPOCH_MS / 1000 + 3600),
-        },
+        headers: rateLimitHeaders(0, failure.resetInSeconds ?? 3600),
         body: {
           message: 'API rate limit exceeded for installation ID 1.',
           documentation_url: docs,
@@ -368,9 +417,27 @@ function failureReply(kind: FailureKind): Reply {
     case 'secondary-rate-limit':
       return {
         status: 429,
-        headers: { 'retry-after': '60' },
-        body: { message: 'You have exceeded a secondary rate limit.', documentation_url: docs },
+        headers: { ...rateLimitHeaders(4990), 'retry-after': retryAfter },
+        body: { message: SECONDARY_MESSAGE, documentation_url: docs },
       };
+    case 'secondary-rate-limit-403':
+      return {
+        status: 403,
+        headers: { ...rateLimitHeaders(4990), 'retry-after': retryAfter },
+        body: { message: SECONDARY_MESSAGE, documentation_url: docs },
+      };
+    case 'bad-gateway':
+      return { status: 502, body: { message: 'Server Error' } };
+    case 'unavailable':
+      return { status: 503, body: { message: 'Service Unavailable' } };
+    case 'unavailable-html':
+      return {
+        status: 503,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        rawBody: UNAVAILABLE_PAGE,
+      };
+    case 'connection-reset':
+      return { status: 0, reset: true };
     case 'forbidden':
       return {
         status: 403,

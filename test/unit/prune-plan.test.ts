@@ -68,6 +68,9 @@ describe('pullRequestNumberOf', () => {
     expect(pullRequestNumberOf('agent-pr-12-b', 'agent-pr-')).toBeUndefined();
     expect(pullRequestNumberOf('agent-pr-feature', 'agent-pr-')).toBeUndefined();
     expect(pullRequestNumberOf('agent-pr-', 'agent-pr-')).toBeUndefined();
+    // The number is the whole rest of the name: a prefix ending in a digit would cut it.
+    expect(pullRequestNumberOf('acc-pr-12', 'acc-pr-1')).toBeUndefined();
+    expect(pullRequestNumberOf('other-12', 'agent-pr-')).toBeUndefined();
   });
 });
 
@@ -132,6 +135,24 @@ describe('planPrune', () => {
     ]);
   });
 
+  it('keeps a preview whose pull request GitHub failed to tell, however old, saying why', () => {
+    const decided = planPrune({
+      deployments: [deployment('agent-pr-2', 60 * DAY), deployment('agent-pr-3', 60 * DAY)],
+      namePrefix: 'agent-pr-',
+      maxAgeMs: 7 * DAY,
+      now: NOW,
+      pullRequests: new Map(),
+      unreadablePullRequests: new Map([[2, 'GitHub answered 503']]),
+    });
+    expect(decided[0]).toMatchObject({
+      decision: 'keep',
+      unreadable: true,
+      why: 'the state of pull request #2 could not be read (GitHub answered 503)',
+    });
+    // #3 was a 404 (no such pull request): its age decides.
+    expect(decided[1]).toMatchObject({ decision: 'prune', why: 'not updated for 60d' });
+  });
+
   it('never touches a deployment outside the prefix, which the server filter may return', () => {
     expect(
       plan([deployment('my-agent-pr-1', 60 * DAY), deployment('agent-prod', 60 * DAY)]),
@@ -183,6 +204,7 @@ describe('prune inputs', () => {
     [{}, "Input 'name-prefix' is required and empty"],
     [{ 'name-prefix': 'ag' }, 'shorter than 3 characters: it could match deployments'],
     [{ 'name-prefix': 'Agent_PR-' }, 'names have only lowercase letters, digits and dashes'],
+    [{ 'name-prefix': 'acc-pr-1' }, 'ends in a digit: the pull request number is the whole rest'],
     [{ 'name-prefix': 'agent-pr-', 'max-age': '7 days' }, 'Input \'max-age\' has "7 days"'],
   ])('refuses %j', (extra, message) => {
     expect(messageOf({ ...base, ...extra })).toContain(message);

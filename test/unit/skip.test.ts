@@ -311,6 +311,8 @@ describe('decideSkip', () => {
         existing: existing(image),
         workflow: {},
         activeRevision: revision(image),
+        // The revision shows no source_config: the list shows it is the first of its image.
+        revisions: [revision(image)],
       });
       expect(decision.kind).toBe('skip');
       if (decision.kind === 'skip') expect(decision.reason).toContain(`image ${image}`);
@@ -339,6 +341,80 @@ describe('decideSkip', () => {
         expect(reasonOf(decision)).toContain('moving tag');
       },
     );
+  });
+});
+
+describe('decideSkip after a rollback or a redeploy', () => {
+  const OLDER = 'rev-older';
+  const MIDDLE = 'rev-middle';
+  /** The active revision as the production service answers it: no source_config. */
+  const bare = (overrides: Partial<Revision> = {}) => {
+    const { source_config: _shown, ...rest } = activeRevision(overrides);
+    return rest as Revision;
+  };
+  const listed = (id: string, createdAt: string, sha = SHA): Revision =>
+    bare({
+      id,
+      created_at: createdAt,
+      source_revision_config: {
+        repo_ref: 'main',
+        graph_config_path: 'langgraph.json',
+        repo_commit_sha: sha,
+      },
+    });
+  const active = listed(ACTIVE, '2026-01-03T00:00:00Z');
+
+  it('asks for the revisions list when the active revision does not show what it was built with', () => {
+    expect(decideSkip(input({ revision: active }))).toEqual({ kind: 'read-revisions' });
+  });
+
+  it('skips the first revision of its commit, when it is the newest', () => {
+    const revisions = [active, listed(OLDER, '2026-01-01T00:00:00Z', 'f'.repeat(40))];
+    expect(decideSkip({ ...input({ revision: active }), revisions }).kind).toBe('skip');
+  });
+
+  it('deploys when an older revision has the same code: the active one may be a redeploy of its build', () => {
+    // OLDER (the old build-command), MIDDLE (the new one, failed its smoke test), then the
+    // rollback: a redeploy of OLDER, active and newest, with the same commit as both.
+    const revisions = [
+      active,
+      listed(MIDDLE, '2026-01-02T00:00:00Z'),
+      listed(OLDER, '2026-01-01T00:00:00Z'),
+    ];
+    const reason = reasonOf(decideSkip({ ...input({ revision: active }), revisions }));
+    expect(reason).toContain(`runs the same code as the older revision ${MIDDLE}`);
+    expect(reason).toContain('redeploy');
+  });
+
+  it('deploys when a revision newer than the active one is listed', () => {
+    const revisions = [listed(MIDDLE, '2026-01-04T00:00:00Z', 'e'.repeat(40)), active];
+    expect(reasonOf(decideSkip({ ...input({ revision: active }), revisions }))).toContain(
+      `revision ${MIDDLE} is newer than the active one`,
+    );
+  });
+
+  it('deploys when the server lists no revisions: nothing proves how the active one was built', () => {
+    expect(reasonOf(decideSkip({ ...input({ revision: active }), revisions: null }))).toContain(
+      'shows neither',
+    );
+  });
+
+  it('deploys when the active revision shows it was built with another source_config', () => {
+    const desired = hostedDesired({
+      sourceConfig: { repo_url: 'https://github.com/acme/agent', build_command: 'make v2' },
+    });
+    const existing = hostedDeployment({
+      source_config: {
+        repo_url: 'https://github.com/acme/agent',
+        custom_url: 'https://agent.example.com',
+        build_command: 'make v2',
+      },
+    });
+    const rolledBack = activeRevision({
+      source_config: { repo_url: 'https://github.com/acme/agent', build_command: 'make v1' },
+    });
+    const decision = decideSkip({ ...input({ desired, existing }), activeRevision: rolledBack });
+    expect(reasonOf(decision)).toContain('different source_config.build_command');
   });
 });
 
