@@ -41,12 +41,23 @@ function describeIssue(input: string, schema: z.ZodType, root: unknown, issue: I
       ];
     }
     case 'too_small':
-      return [`${where}: must be at least ${String(issue.minimum)}, got ${describeValue(value)}.`];
+      return [
+        `${where}: must be at least ${bound(issue.minimum, issue.origin)}, got ${describeValue(value)}.`,
+      ];
     case 'too_big':
-      return [`${where}: must be at most ${String(issue.maximum)}, got ${describeValue(value)}.`];
+      return [
+        `${where}: must be at most ${bound(issue.maximum, issue.origin)}, got ${describeValue(value)}.`,
+      ];
     default:
       return [`${where}: ${issue.message}.`];
   }
+}
+
+/** A size bound in the words of what it bounds: `5`, `1 character`, `2 items`. */
+function bound(limit: number | bigint, origin: string): string {
+  const unit = origin === 'string' ? 'character' : origin === 'array' ? 'item' : undefined;
+  if (unit === undefined) return String(limit);
+  return `${String(limit)} ${unit}${Number(limit) === 1 ? '' : 's'}`;
 }
 
 function unknownKeyFix(key: string, known: readonly string[]): string {
@@ -162,7 +173,11 @@ function expectedAt(schema: z.ZodType, path: readonly PathKey[], expected: strin
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
-  while (current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodNullable ||
+    current instanceof z.ZodLazy
+  ) {
     current = current.unwrap() as z.ZodType;
   }
   return current;

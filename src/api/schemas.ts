@@ -11,6 +11,10 @@
  *
  * The resource_spec schema is resource-spec-schema.ts's (re-exported here): the resource-spec
  * input is checked against it too.
+ *
+ * The object schemas are built on first use (zod's `z.lazy`), not when the module loads: a run
+ * builds only those its requests and answers need, and before its first request only the list
+ * query's, which keeps building them out of the step's cold start (`npm run bench`).
  */
 import { z } from 'zod';
 import { ResourceSpecSchema } from './resource-spec-schema.ts';
@@ -105,69 +109,83 @@ const openEnum = <Known extends string>() =>
 // Request bodies (strict)
 // ---------------------------------------------------------------------------------------------
 
-export const SecretSchema = z.strictObject({ name: z.string().min(1), value: z.string() });
+export const SecretSchema = z.lazy(() =>
+  z.strictObject({ name: z.string().min(1), value: z.string() }),
+);
 export type Secret = z.infer<typeof SecretSchema>;
 
 /** "string, UUID" (2.2): the 8-4-4-4-12 hexadecimal form, any version. */
 const uuid = z.guid();
 
-const ListenerConfigSchema = z.strictObject({ k8s_namespace: z.string() });
+const ListenerConfigSchema = z.lazy(() => z.strictObject({ k8s_namespace: z.string() }));
 
-const SourceConfigSchema = z.strictObject({
-  deployment_type: z.enum(DEPLOYMENT_TYPES).optional(),
-  integration_id: uuid.optional(),
-  repo_url: z.string().optional(),
-  build_on_push: z.boolean().optional(),
-  custom_url: z.string().optional(),
-  resource_spec: ResourceSpecSchema.optional(),
-  listener_id: uuid.optional(),
-  listener_config: ListenerConfigSchema.optional(),
-  install_command: z.string().optional(),
-  build_command: z.string().optional(),
-});
+const SourceConfigSchema = z.lazy(() =>
+  z.strictObject({
+    deployment_type: z.enum(DEPLOYMENT_TYPES).optional(),
+    integration_id: uuid.optional(),
+    repo_url: z.string().optional(),
+    build_on_push: z.boolean().optional(),
+    custom_url: z.string().optional(),
+    resource_spec: ResourceSpecSchema.optional(),
+    listener_id: uuid.optional(),
+    listener_config: ListenerConfigSchema.optional(),
+    install_command: z.string().optional(),
+    build_command: z.string().optional(),
+  }),
+);
 export type SourceConfig = z.infer<typeof SourceConfigSchema>;
 
 /** source_revision_config as sent: repo_commit_sha is server-side only. */
-const SourceRevisionConfigSchema = z.strictObject({
-  repo_ref: z.string().optional(),
-  graph_config_path: z.string().optional(),
-  image_uri: z.string().optional(),
-});
+const SourceRevisionConfigSchema = z.lazy(() =>
+  z.strictObject({
+    repo_ref: z.string().optional(),
+    graph_config_path: z.string().optional(),
+    image_uri: z.string().optional(),
+  }),
+);
 export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
 
-export const CreateDeploymentRequestSchema = z.strictObject({
-  name: z.string(),
-  source: z.enum(SOURCE_KINDS),
-  source_config: SourceConfigSchema,
-  source_revision_config: SourceRevisionConfigSchema,
-  secrets: z.array(SecretSchema),
-});
+export const CreateDeploymentRequestSchema = z.lazy(() =>
+  z.strictObject({
+    name: z.string(),
+    source: z.enum(SOURCE_KINDS),
+    source_config: SourceConfigSchema,
+    source_revision_config: SourceRevisionConfigSchema,
+    secrets: z.array(SecretSchema),
+  }),
+);
 export type CreateDeploymentRequest = z.infer<typeof CreateDeploymentRequestSchema>;
 
-export const PatchDeploymentRequestSchema = z.strictObject({
-  source_config: SourceConfigSchema.optional(),
-  source_revision_config: SourceRevisionConfigSchema.optional(),
-  secrets: z.array(SecretSchema).optional(),
-});
+export const PatchDeploymentRequestSchema = z.lazy(() =>
+  z.strictObject({
+    source_config: SourceConfigSchema.optional(),
+    source_revision_config: SourceRevisionConfigSchema.optional(),
+    secrets: z.array(SecretSchema).optional(),
+  }),
+);
 export type PatchDeploymentRequest = z.infer<typeof PatchDeploymentRequestSchema>;
 
 /** provider and scopes are required (known-behaviour.md). */
-export const AuthenticateRequestSchema = z.strictObject({
-  user_id: z.string().optional(),
-  provider: z.string(),
-  scopes: z.array(z.string()),
-  svc_user_id: z.string().optional(),
-  agent_id: z.string().optional(),
-  use_agent_builder_public_oauth: z.boolean().optional(),
-});
+export const AuthenticateRequestSchema = z.lazy(() =>
+  z.strictObject({
+    user_id: z.string().optional(),
+    provider: z.string(),
+    scopes: z.array(z.string()),
+    svc_user_id: z.string().optional(),
+    agent_id: z.string().optional(),
+    use_agent_builder_public_oauth: z.boolean().optional(),
+  }),
+);
 export type AuthenticateRequest = z.infer<typeof AuthenticateRequestSchema>;
 
-const RunMessageSchema = z.strictObject({ role: z.string(), content: z.string() });
-export const RunStreamRequestSchema = z.strictObject({
-  assistant_id: z.string(),
-  input: z.strictObject({ messages: z.array(RunMessageSchema) }),
-  stream_mode: z.string(),
-});
+const RunMessageSchema = z.lazy(() => z.strictObject({ role: z.string(), content: z.string() }));
+export const RunStreamRequestSchema = z.lazy(() =>
+  z.strictObject({
+    assistant_id: z.string(),
+    input: z.strictObject({ messages: z.array(RunMessageSchema) }),
+    stream_mode: z.string(),
+  }),
+);
 export type RunStreamRequest = z.infer<typeof RunStreamRequestSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -176,86 +194,104 @@ export type RunStreamRequest = z.infer<typeof RunStreamRequestSchema>;
 
 const receivedString = z.string().nullish();
 
-const ReceivedSourceConfigSchema = z.looseObject({
-  deployment_type: openEnum<DeploymentType>().nullish(),
-  integration_id: receivedString,
-  repo_url: receivedString,
-  build_on_push: z.boolean().nullish(),
-  custom_url: receivedString,
-  resource_spec: z.looseObject({}).nullish(),
-  listener_id: receivedString,
-  listener_config: z.looseObject({ k8s_namespace: receivedString }).nullish(),
-  install_command: receivedString,
-  build_command: receivedString,
-});
+const ReceivedSourceConfigSchema = z.lazy(() =>
+  z.looseObject({
+    deployment_type: openEnum<DeploymentType>().nullish(),
+    integration_id: receivedString,
+    repo_url: receivedString,
+    build_on_push: z.boolean().nullish(),
+    custom_url: receivedString,
+    resource_spec: z.looseObject({}).nullish(),
+    listener_id: receivedString,
+    listener_config: z.looseObject({ k8s_namespace: receivedString }).nullish(),
+    install_command: receivedString,
+    build_command: receivedString,
+  }),
+);
 
-const ReceivedSourceRevisionConfigSchema = z.looseObject({
-  repo_ref: receivedString,
-  graph_config_path: receivedString,
-  image_uri: receivedString,
-  repo_commit_sha: receivedString,
-});
+const ReceivedSourceRevisionConfigSchema = z.lazy(() =>
+  z.looseObject({
+    repo_ref: receivedString,
+    graph_config_path: receivedString,
+    image_uri: receivedString,
+    repo_commit_sha: receivedString,
+  }),
+);
 
-const ReceivedSecretSchema = z.looseObject({ name: z.string(), value: receivedString });
+const ReceivedSecretSchema = z.lazy(() =>
+  z.looseObject({ name: z.string(), value: receivedString }),
+);
 
-export const DeploymentSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  source: openEnum<ReceivedSourceKind>().nullish(),
-  source_config: ReceivedSourceConfigSchema.nullish(),
-  source_revision_config: ReceivedSourceRevisionConfigSchema.nullish(),
-  secrets: z.array(ReceivedSecretSchema).nullish(),
-  created_at: receivedString,
-  updated_at: receivedString,
-  status: openEnum<KnownDeploymentStatus>().nullish(),
-  latest_revision_id: receivedString,
-  active_revision_id: receivedString,
-  image_version: receivedString,
-});
+export const DeploymentSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    name: z.string(),
+    source: openEnum<ReceivedSourceKind>().nullish(),
+    source_config: ReceivedSourceConfigSchema.nullish(),
+    source_revision_config: ReceivedSourceRevisionConfigSchema.nullish(),
+    secrets: z.array(ReceivedSecretSchema).nullish(),
+    created_at: receivedString,
+    updated_at: receivedString,
+    status: openEnum<KnownDeploymentStatus>().nullish(),
+    latest_revision_id: receivedString,
+    active_revision_id: receivedString,
+    image_version: receivedString,
+  }),
+);
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-export const RevisionSchema = z.looseObject({
-  id: z.string(),
-  status: openEnum<KnownRevisionStatus>(),
-  status_message: receivedString,
-  source: openEnum<ReceivedSourceKind>().nullish(),
-  created_at: receivedString,
-  updated_at: receivedString,
-  source_config: ReceivedSourceConfigSchema.nullish(),
-  source_revision_config: ReceivedSourceRevisionConfigSchema.nullish(),
-});
+export const RevisionSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    status: openEnum<KnownRevisionStatus>(),
+    status_message: receivedString,
+    source: openEnum<ReceivedSourceKind>().nullish(),
+    created_at: receivedString,
+    updated_at: receivedString,
+    source_config: ReceivedSourceConfigSchema.nullish(),
+    source_revision_config: ReceivedSourceRevisionConfigSchema.nullish(),
+  }),
+);
 export type Revision = z.infer<typeof RevisionSchema>;
 
-export const DeploymentListSchema = z.looseObject({
-  resources: z.array(DeploymentSchema),
-  offset: z.number().int().nullish(),
-});
+export const DeploymentListSchema = z.lazy(() =>
+  z.looseObject({
+    resources: z.array(DeploymentSchema),
+    offset: z.number().int().nullish(),
+  }),
+);
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
-const ListenerComputeConfigSchema = z.looseObject({
-  k8s_namespaces: z.array(z.string()).nullish(),
-});
+const ListenerComputeConfigSchema = z.lazy(() =>
+  z.looseObject({
+    k8s_namespaces: z.array(z.string()).nullish(),
+  }),
+);
 
-export const ListenerSchema = z.looseObject({
-  id: z.string(),
-  version: receivedString,
-  compute_type: openEnum<'k8s'>().nullish(),
-  compute_id: receivedString,
-  compute_config: ListenerComputeConfigSchema.nullish(),
-  created_at: receivedString,
-  updated_at: receivedString,
-});
+export const ListenerSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.string(),
+    version: receivedString,
+    compute_type: openEnum<'k8s'>().nullish(),
+    compute_id: receivedString,
+    compute_config: ListenerComputeConfigSchema.nullish(),
+    created_at: receivedString,
+    updated_at: receivedString,
+  }),
+);
 export type Listener = z.infer<typeof ListenerSchema>;
 
 /** Authenticate answer statuses (known-behaviour.md); a server may add more. */
 type KnownAuthStatus = 'completed' | 'pending' | 'connection_required' | 'token_expired';
 
-export const AuthenticateResponseSchema = z.looseObject({
-  status: openEnum<KnownAuthStatus>().nullish(),
-  url: receivedString,
-  auth_id: receivedString,
-  token: receivedString,
-});
+export const AuthenticateResponseSchema = z.lazy(() =>
+  z.looseObject({
+    status: openEnum<KnownAuthStatus>().nullish(),
+    url: receivedString,
+    auth_id: receivedString,
+    token: receivedString,
+  }),
+);
 export type AuthenticateResponse = z.infer<typeof AuthenticateResponseSchema>;
 
 /** One chunk of a run stream: the SSE event name and its data, parsed as JSON when it is. */
@@ -268,15 +304,17 @@ export interface RunStreamChunk {
  * GET /v2/deployments/{id}/revisions: not in the spec. Servers that offer it answer a page like
  * the deployment list; a bare array is accepted too, as the whole listing (`unpaginated`).
  */
-export const RevisionListSchema = z.union([
-  z.looseObject({
-    resources: z.array(RevisionSchema),
-    offset: z.number().int().nullish(),
-  }),
-  z
-    .array(RevisionSchema)
-    .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
-]);
+export const RevisionListSchema = z.lazy(() =>
+  z.union([
+    z.looseObject({
+      resources: z.array(RevisionSchema),
+      offset: z.number().int().nullish(),
+    }),
+    z
+      .array(RevisionSchema)
+      .transform((resources) => ({ resources, offset: undefined, unpaginated: true as const })),
+  ]),
+);
 
 /** Body of the build_logs / deploy_logs reads (known-behaviour.md). */
 export interface LogsRequest {
@@ -287,19 +325,23 @@ export interface LogsRequest {
 }
 
 /** One line of a build or deploy log. */
-const LogLineSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).nullish(),
-  timestamp: receivedString,
-  level: receivedString,
-  message: z.string().nullish(),
-});
+const LogLineSchema = z.lazy(() =>
+  z.looseObject({
+    id: z.union([z.string(), z.number()]).nullish(),
+    timestamp: receivedString,
+    level: receivedString,
+    message: z.string().nullish(),
+  }),
+);
 export type LogLine = z.infer<typeof LogLineSchema>;
 
 /** A page of a log: `next_offset` is opaque, passed back as `offset` to read on. */
-export const LogPageSchema = z.looseObject({
-  logs: z.array(LogLineSchema),
-  next_offset: z.unknown().optional(),
-});
+export const LogPageSchema = z.lazy(() =>
+  z.looseObject({
+    logs: z.array(LogLineSchema),
+    next_offset: z.unknown().optional(),
+  }),
+);
 export type LogPage = z.infer<typeof LogPageSchema>;
 
 /** ListDeploymentsQuery as sent: bounds from the spec (4.4, section 8). */
@@ -316,11 +358,15 @@ export const ListDeploymentsQuerySchema = z.strictObject({
   deployment_ids: z.array(z.string()).optional(),
 }) satisfies z.ZodType<ListDeploymentsQuery>;
 
-const ValidationErrorSchema = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  type: z.string(),
-});
-export const HTTPValidationErrorSchema = z.looseObject({ detail: z.array(ValidationErrorSchema) });
+const ValidationErrorSchema = z.lazy(() =>
+  z.looseObject({
+    loc: z.array(z.union([z.string(), z.number()])),
+    msg: z.string(),
+    type: z.string(),
+  }),
+);
+export const HTTPValidationErrorSchema = z.lazy(() =>
+  z.looseObject({ detail: z.array(ValidationErrorSchema) }),
+);
 
-export const ErrorDetailSchema = z.looseObject({ detail: z.string() });
+export const ErrorDetailSchema = z.lazy(() => z.looseObject({ detail: z.string() }));

@@ -14,6 +14,7 @@ import {
   transportFailureError,
 } from '../../src/api/errors.ts';
 import { createRedactor } from '../../src/api/redact.ts';
+import { CreateDeploymentRequestSchema } from '../../src/api/schemas.ts';
 import { classifyTransportError, timeoutFailure } from '../../src/api/transport.ts';
 
 const API_KEY = 'lsv2_sk_0123456789abcdef';
@@ -290,5 +291,28 @@ describe('checkRequest', () => {
       'invalid test request, nothing was sent: (root): expected a mapping, got the text "text".',
     );
     expect(checkRequest(schema, { name: 'a' }, 'test request')).toEqual({ name: 'a' });
+  });
+});
+
+describe('checkRequest with the schemas of the requests (built on first use)', () => {
+  it('names the field inside the body, with a suggestion for a misspelt one', () => {
+    const body = {
+      name: 'agent',
+      source: 'hosted_repo',
+      source_config: { repo_urll: 'https://github.com/acme/agent', deployment_type: 'dev' },
+      source_revision_config: {},
+      secrets: [{ name: '', value: 'x' }],
+    };
+    let thrown: unknown;
+    try {
+      checkRequest(CreateDeploymentRequestSchema, body, 'create deployment request');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidRequestError);
+    expect((thrown as InvalidRequestError).problems.sort()).toEqual([
+      'secrets[0].name: must be at least 1 character, got the text "".',
+      'source_config.repo_urll: unknown field. Did you mean `repo_url`?',
+    ]);
   });
 });
