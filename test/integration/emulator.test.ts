@@ -453,11 +453,6 @@ describe('requests are checked against the spec, not against the client', () => 
     return detail as { loc: unknown[]; msg: string; type: string }[];
   }
 
-  const withSpec = (resourceSpec: unknown) =>
-    hostedBody('agent', {
-      source_config: { repo_url: 'https://example.test/a.git', resource_spec: resourceSpec },
-    });
-
   it('validates resource_spec as production does: cpu ranges, fractional db_cpu, cache_*', async () => {
     const withContainerSpec = (resourceSpec: unknown) => ({
       ...containerBody('box', { image_uri: 'registry.test/agent:1' }),
