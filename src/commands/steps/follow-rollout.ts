@@ -150,12 +150,12 @@ async function typicalRollout(
 
 /** One read of the deployment's newest revisions, for their typical time to DEPLOYED. */
 export async function readTypicalRollout(
-  client: Pick<ControlPlaneClient, 'listRecentRevisions'>,
+  client: Pick<ControlPlaneClient, 'listNewestRevisions'>,
   deploymentId: string,
   revisionId: string,
   signal?: AbortSignal,
 ): Promise<number | undefined> {
-  const revisions = await client.listRecentRevisions(deploymentId, HISTORY_REVISIONS, {
+  const revisions = await client.listNewestRevisions(deploymentId, HISTORY_REVISIONS, {
     ...(signal ? { signal } : {}),
   });
   return revisions && typicalRolloutMs(revisions, revisionId);
