@@ -212,27 +212,29 @@ function readPrune({ text, problem, attempt }: InputReading): PruneSettings | un
         "the start of the preview deployments' names, e.g. my-agent-pr- for my-agent-pr-12, for command 'prune'",
       ),
     );
-  } else if (!/^[a-z0-9-]+$/.test(namePrefix)) {
-    problem(
-      'name-prefix',
-      `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which no deployment name starts with: names have only lowercase letters, digits and dashes. Use the start of the previews' names, e.g. my-agent-pr-.`,
-    );
-  } else if (/\d$/.test(namePrefix)) {
-    // The PR number is everything after the prefix: with acc-pr-1, acc-pr-12 would read as #2.
-    problem(
-      'name-prefix',
-      `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which ends in a digit: the pull request number is the whole rest of a preview's name, so ${namePrefix}2 would be read as pull request #2, not #${trailingDigits(namePrefix)}2. End the prefix before the number, e.g. ${namePrefix.replace(/\d+$/, '')}.`,
-    );
-  } else if (namePrefix.length < MIN_NAME_PREFIX_LENGTH) {
-    problem(
-      'name-prefix',
-      `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, shorter than ${MIN_NAME_PREFIX_LENGTH} characters: it could match deployments that are not previews. Use the whole start of the previews' names, e.g. my-agent-pr-.`,
-    );
+  } else {
+    const prefixProblem = namePrefixProblem(namePrefix);
+    if (prefixProblem !== undefined) problem('name-prefix', prefixProblem);
   }
   const maxAge = text('max-age') ?? INPUT_DEFAULTS['max-age'];
   const maxAgeMs = attempt(() => parseAge('max-age', maxAge));
   if (namePrefix === undefined || maxAgeMs === undefined) return undefined;
   return { namePrefix, maxAgeMs, maxAge };
+}
+
+/** What is wrong with a `name-prefix` as the start of previews' names, if anything. */
+export function namePrefixProblem(namePrefix: string): string | undefined {
+  if (!/^[a-z0-9-]+$/.test(namePrefix)) {
+    return `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which no deployment name starts with: names have only lowercase letters, digits and dashes. Use the start of the previews' names, e.g. my-agent-pr-.`;
+  }
+  if (/\d$/.test(namePrefix)) {
+    // The PR number is everything after the prefix: with acc-pr-1, acc-pr-12 would read as #2.
+    return `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, which ends in a digit: the pull request number is the whole rest of a preview's name, so ${namePrefix}2 would be read as pull request #2, not #${trailingDigits(namePrefix)}2. End the prefix before the number, e.g. ${namePrefix.replace(/\d+$/, '')}.`;
+  }
+  if (namePrefix.length < MIN_NAME_PREFIX_LENGTH) {
+    return `Input 'name-prefix' is ${JSON.stringify(namePrefix)}, shorter than ${MIN_NAME_PREFIX_LENGTH} characters: it could match deployments that are not previews. Use the whole start of the previews' names, e.g. my-agent-pr-.`;
+  }
+  return undefined;
 }
 
 function trailingDigits(text: string): string {
