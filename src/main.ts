@@ -24,10 +24,11 @@ import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandReport } from './report/types.ts';
+import { COMMANDS, type CommandName } from './settings/command-inputs.ts';
 import { InputError, InputErrors } from './settings/input-error.ts';
-import type { CommandName } from './settings/inputs.ts';
-import { COMMANDS, defaultRepoRef, readSettings, type Settings } from './settings/inputs.ts';
+import { readSettings, type Settings } from './settings/inputs.ts';
 import { secretValues, unmaskedSecretNames } from './settings/secrets.ts';
+import { defaultRepoRef } from './settings/source-inputs.ts';
 import { loadYaml } from './settings/structured-text.ts';
 import { systemClock } from './wait/clock.ts';
 

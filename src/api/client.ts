@@ -295,28 +295,6 @@ export class ControlPlaneClient {
   }
 
   /**
-   * The newest `limit` revisions of a deployment (one page of the list, which the server sends
-   * newest first), or undefined when the server does not list revisions (404/405).
-   */
-  async listRecentRevisions(
-    deploymentId: string,
-    limit: number,
-    options: CallOptions = {},
-  ): Promise<Revision[] | undefined> {
-    const request: HttpRequest = {
-      method: 'GET',
-      path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions`,
-      query: listQueryParams({ limit, offset: 0 }),
-      subject: { kind: 'deployment', id: deploymentId },
-      signal: options.signal,
-      acceptStatuses: [404, 405],
-    };
-    const answer = await this.#http.send(request);
-    if (answer.status === 404 || answer.status === 405) return undefined;
-    return this.#http.parse(request, answer, RevisionListSchema).resources.slice(0, limit);
-  }
-
-  /**
    * Every revision of a deployment, or undefined when the server does not list revisions.
    *
    * GET /v2/deployments/{id}/revisions is not in the spec (the production service has it). A
@@ -376,8 +354,9 @@ export class ControlPlaneClient {
   }
 
   /**
-   * The newest revisions of a deployment (newest first, one page of `limit`), or undefined when
-   * the server does not list revisions (404/405, see listRevisions).
+   * The newest `limit` revisions of a deployment (one page of the list, which the server sends
+   * newest first), or undefined when the server does not list revisions (404/405, see
+   * listRevisions). Bounded to `limit` even when a server ignores it.
    */
   async listNewestRevisions(
     deploymentId: string,
@@ -395,7 +374,7 @@ export class ControlPlaneClient {
     };
     const answer = await this.#http.send(request);
     if (answer.status === 404 || answer.status === 405) return undefined;
-    return this.#http.parse(request, answer, RevisionListSchema).resources;
+    return this.#http.parse(request, answer, RevisionListSchema).resources.slice(0, limit);
   }
 
   /**

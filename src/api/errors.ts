@@ -171,7 +171,7 @@ export function checkRequest<T>(schema: z.ZodType<T>, value: unknown, what: stri
 /** Server text longer than this is cut: an error page can be megabytes of HTML. */
 const MAX_DETAIL_LENGTH = 1_000;
 
-export interface ErrorBody {
+interface ErrorBody {
   detail?: string;
   validationErrors?: ValidationIssue[];
 }
@@ -406,6 +406,37 @@ export function describeLocation(location: string | undefined, base: string): st
   } catch {
     return undefined;
   }
+}
+
+/** What arrived of an answer that is not a success. */
+interface FailedAnswer {
+  status: number;
+  /** The start of its text (the error body). */
+  text: string;
+  location: string | undefined;
+  /** What a relative Location is read against. */
+  base: string;
+  attempts: number;
+  retryable: boolean;
+  retryAfterMs?: number | undefined;
+}
+
+/**
+ * A failed answer as an ApiError, for the client's requests and the run stream alike: a redirect
+ * (never followed), or the server's error with its body read.
+ */
+export function answerFailure(ctx: RequestContext, answer: FailedAnswer): ApiError {
+  const { status, attempts } = answer;
+  if (status >= 300 && status < 400) {
+    return redirectFailure(ctx, status, describeLocation(answer.location, answer.base), attempts);
+  }
+  return httpFailure(ctx, {
+    status,
+    body: parseErrorBody(answer.text, ctx.redact),
+    attempts,
+    retryable: answer.retryable,
+    retryAfterMs: answer.retryAfterMs,
+  });
 }
 
 export function redirectFailure(

@@ -16,13 +16,9 @@ import type { z } from 'zod';
 import { type Clock, systemClock } from '../wait/clock.ts';
 import {
   type ApiError,
-  describeLocation,
-  type ErrorBody,
-  httpFailure,
+  answerFailure,
   invalidResponseError,
-  parseErrorBody,
   type RequestContext,
-  redirectFailure,
   type Subject,
   transportFailureError,
 } from './errors.ts';
@@ -364,17 +360,13 @@ export class HttpClient {
 
   #failure(ctx: RequestContext, outcome: AttemptOutcome, attempts: number): ApiError {
     if (outcome.type === 'no-answer') return transportFailureError(ctx, outcome.failure, attempts);
-    const { status } = outcome;
-    if (status >= 300 && status < 400) {
-      const location = describeLocation(outcome.location, this.#baseUrl);
-      return redirectFailure(ctx, status, location, attempts);
-    }
-    const body: ErrorBody = parseErrorBody(outcome.text, ctx.redact);
-    return httpFailure(ctx, {
-      status,
-      body,
+    return answerFailure(ctx, {
+      status: outcome.status,
+      text: outcome.text,
+      location: outcome.location,
+      base: this.#baseUrl,
       attempts,
-      retryable: RETRYABLE_STATUSES.has(status),
+      retryable: RETRYABLE_STATUSES.has(outcome.status),
       retryAfterMs: parseRetryAfter(outcome.retryAfter, this.#clock.now()),
     });
   }

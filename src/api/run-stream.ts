@@ -12,13 +12,10 @@ import { createParser, type EventSourceMessage, type EventSourceParser } from 'e
 import type { Dispatcher } from 'undici';
 import {
   type ApiError,
+  answerFailure,
   checkRequest,
-  describeLocation,
-  httpFailure,
-  parseErrorBody,
   type RequestContext,
   RunStreamError,
-  redirectFailure,
   transportFailureError,
 } from './errors.ts';
 import { createRedactor, type Redact } from './redact.ts';
@@ -108,17 +105,14 @@ async function failedAnswer(
   const { text } = await readBounded(response.body, MAX_ANSWER_BYTES).catch(() => ({
     text: '',
   }));
-  const status = response.statusCode;
-  if (status >= 300 && status < 400) {
-    const { location } = response.headers;
-    const target = describeLocation(Array.isArray(location) ? location[0] : location, url.href);
-    return redirectFailure(ctx, status, target, 1);
-  }
-  return httpFailure(ctx, {
-    status,
-    body: parseErrorBody(text, ctx.redact),
+  const { location } = response.headers;
+  return answerFailure(ctx, {
+    status: response.statusCode,
+    text,
+    location: Array.isArray(location) ? location[0] : location,
+    base: url.href,
     attempts: 1,
-    retryable: RETRYABLE_STATUSES.has(status),
+    retryable: RETRYABLE_STATUSES.has(response.statusCode),
   });
 }
 

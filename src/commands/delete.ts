@@ -4,19 +4,16 @@
  * teardown job can run more than once.
  */
 
-import { ApiError } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { isDeletingStatus } from '../api/schemas.ts';
 import type { CommandReport } from '../report/types.ts';
 import { formatDuration } from '../settings/durations.ts';
-import { type PollOutcome, pollUntil } from '../wait/poll.ts';
-import { plainPollIntervalMs } from '../wait/poll-schedule.ts';
 import type { CommandContext } from './steps/command-context.ts';
+import { DELETE_UNSUPPORTED, pollUntilGone, requestDeletion } from './steps/delete-deployment.ts';
 import { recordDeployment } from './steps/describe.ts';
 import { findDeployment, UnknownDeploymentIdError } from './steps/find-target.ts';
 
 export async function deleteCommand(ctx: CommandContext): Promise<void> {
-  const { settings, report, client, log } = ctx;
+  const { settings, report, log } = ctx;
   let deployment: Deployment | undefined;
   try {
     deployment = await log.group('Looking up the deployment', () => findDeployment(ctx));
@@ -49,21 +46,13 @@ export async function deleteCommand(ctx: CommandContext): Promise<void> {
   }
 
   const answer = await log.group(`Deleting deployment ${deployment.name}`, () =>
-    client.deleteDeployment(deployment.id, {
-      signal: ctx.signal,
-      deleteTracingProject: settings.deleteTracingProject,
-    }),
+    requestDeletion(ctx, deployment.id, settings.deleteTracingProject),
   );
-  if (
-    answer === 'unsupported' ||
-    (answer === 'not-found' && (await stillUndeleted(ctx, deployment.id)))
-  ) {
+  if (answer === 'unsupported') {
     report.outcome = 'failure';
     report.headline = `Deployment ${deployment.name} was not deleted`;
-    report.reason =
-      'This control plane does not support DELETE /v2/deployments/{id} (it answered 404 or 405 for an existing deployment).';
-    report.nextStep =
-      'Delete the deployment in the control plane UI, or ask its operators to enable the delete endpoint.';
+    report.reason = DELETE_UNSUPPORTED.reason;
+    report.nextStep = DELETE_UNSUPPORTED.nextStep;
     return;
   }
   report.action = 'deleted';
@@ -105,55 +94,6 @@ function recordDeletion(report: CommandReport, status: string): void {
     }
     report.result = result;
   }
-}
-
-/**
- * After a DELETE answered 404 for the deployment just read: a server without the delete endpoint
- * (known-behaviour.md) still has it as it was; one that deleted it (another run, or a repeat of
- * a DELETE whose answer was lost) no longer knows it or shows AWAITING_DELETE.
- */
-async function stillUndeleted(ctx: CommandContext, deploymentId: string): Promise<boolean> {
-  try {
-    const current = await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
-    return !isDeletingStatus(current.status);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return false;
-    throw error;
-  }
-}
-
-/** What a read of a deployment being deleted shows: gone (404), or still there with its status. */
-type DeploymentSeen = { gone: true } | { gone: false; status?: string | undefined };
-
-/**
- * Polls the deployment until it answers 404 (it shows AWAITING_DELETE meanwhile), within
- * `waitTimeoutMs`, by the rules of every wait (poll.ts). `onStatus` is told each status seen.
- */
-export function pollUntilGone(
-  ctx: CommandContext,
-  deploymentId: string,
-  waitTimeoutMs: number,
-  onStatus?: (status: string) => void,
-): Promise<PollOutcome<DeploymentSeen>> {
-  return pollUntil<DeploymentSeen>({
-    read: async (signal, retryDeadline) => {
-      try {
-        const current = await ctx.client.getDeployment(deploymentId, { signal, retryDeadline });
-        return { gone: false, status: current.status ?? undefined };
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return { gone: true };
-        throw error;
-      }
-    },
-    isDone: (seen) => seen.gone,
-    onValue: (seen) => {
-      if (!seen.gone && seen.status) onStatus?.(seen.status);
-    },
-    clock: ctx.clock,
-    pollIntervalMs: plainPollIntervalMs(ctx.settings.pollInterval),
-    waitTimeoutMs,
-    signal: ctx.signal,
-  });
 }
 
 /** Waits until the deployment is gone, and tells the report how that ended. */

@@ -15,8 +15,8 @@ import {
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
 import { formatDuration } from '../settings/durations.ts';
 import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
-import { checkListenerServes } from './listener.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
+import { checkListenerServes } from './steps/check-listener.ts';
 import type { CommandContext } from './steps/command-context.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { findDeployment } from './steps/find-target.ts';

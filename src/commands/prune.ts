@@ -3,18 +3,18 @@
  * not updated for `max-age`, and, when the name ends in a pull request number that `github-token`
  * can read, those of closed pull requests at once (open ones are kept whatever their age).
  *
- * Deleting reuses `command: delete` for each preview (lookup by id, DELETE, the 404/405 rules),
- * then waits, with one deadline for all, until each is gone. A re-run is safe: what is gone is no
+ * Each preview is deleted as `command: delete` deletes (steps/delete-deployment.ts: the DELETE,
+ * the 404/405 rules), then prune waits, with one deadline for all, until each is gone. A re-run is safe: what is gone is no
  * longer listed, and a preview already AWAITING_DELETE is deleted again harmlessly.
  */
 
 import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import type { CommandReport, PruneEntry, PruneReport } from '../report/types.ts';
+import type { PruneEntry, PruneReport } from '../report/types.ts';
 import { type PullRequestReading, planPrune, pullRequestNumberOf } from '../rules/prune-plan.ts';
 import { formatDuration } from '../settings/durations.ts';
-import { deleteCommand, pollUntilGone } from './delete.ts';
-import type { CommandContext, Logger } from './steps/command-context.ts';
+import type { CommandContext } from './steps/command-context.ts';
+import { DELETE_UNSUPPORTED, pollUntilGone, requestDeletion } from './steps/delete-deployment.ts';
 
 export async function prune(ctx: CommandContext): Promise<void> {
   const { settings, client, log, report } = ctx;
@@ -124,21 +124,22 @@ async function readPullRequests(
   return reading;
 }
 
-/** `command: delete` for one preview, on a report of its own. */
+/**
+ * The DELETE of one preview, as `command: delete` sends it. A preview gone since the list was
+ * read counts as deleted (the 404 rule), as `ignore-not-found` would have it.
+ */
 async function deleteOne(ctx: CommandContext, entry: PruneEntry): Promise<void> {
-  const scratch = scratchReport(ctx);
   try {
-    await deleteCommand(subContext(ctx, entry, scratch));
+    const answer = await requestDeletion(ctx, entry.id, ctx.settings.deleteTracingProject);
+    if (answer === 'accepted') {
+      entry.result = 'deleted';
+      return;
+    }
+    entry.error = `${DELETE_UNSUPPORTED.reason} ${DELETE_UNSUPPORTED.nextStep}`;
   } catch (error) {
-    scratch.outcome = 'failure';
-    scratch.reason = messageOf(error);
-  }
-  if (scratch.outcome === 'success') {
-    entry.result = 'deleted';
-    return;
+    entry.error = messageOf(error);
   }
   entry.result = 'failed';
-  entry.error = [scratch.reason, scratch.nextStep].filter(Boolean).join(' ') || scratch.headline;
   ctx.log.warning(`${entry.name} was not deleted: ${entry.error}`);
 }
 
@@ -187,39 +188,4 @@ function finish(ctx: CommandContext, doomed: readonly PruneEntry[], kept: number
 
 function names(entries: readonly PruneEntry[]): string {
   return entries.length === 0 ? 'none' : entries.map((entry) => entry.name).join(', ');
-}
-
-function scratchReport(ctx: CommandContext): CommandReport {
-  const now = ctx.clock.now();
-  return { command: 'delete', outcome: 'failure', headline: '', startedAt: now, endedAt: now };
-}
-
-/**
- * The context `command: delete` would get for this one preview, addressed by id and name; it does
- * not wait (prune waits for all of them at once).
- */
-function subContext(ctx: CommandContext, entry: PruneEntry, report: CommandReport): CommandContext {
-  return {
-    ...ctx,
-    settings: {
-      ...ctx.settings,
-      target: { deploymentId: entry.id, name: entry.name },
-      ignoreNotFound: true,
-      dryRun: false,
-      wait: false,
-    },
-    report,
-    log: flatGroups(ctx.log),
-  };
-}
-
-/** The log runs one group at a time: inside a prune group, delete's groups are plain lines. */
-function flatGroups(log: Logger): Logger {
-  return {
-    ...log,
-    group: (title, body) => {
-      log.info(title);
-      return body();
-    },
-  };
 }

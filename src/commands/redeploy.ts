@@ -5,8 +5,8 @@
 import { ApiError } from '../api/errors.ts';
 import type { Deployment, Revision } from '../api/schemas.ts';
 import { codeOf, planRollback, type RollbackPlan } from '../rules/rollback-target.ts';
+import { PREVIOUS_REVISION } from '../settings/command-inputs.ts';
 import { InputError } from '../settings/input-error.ts';
-import { PREVIOUS_REVISION } from '../settings/inputs.ts';
 import type { CommandContext } from './steps/command-context.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { requireDeployment } from './steps/find-target.ts';

@@ -3,7 +3,8 @@
  * imports the Octokit-based one (reporting.ts) only when a run needs it.
  */
 
-import type { CommandName, GitHubReportingSettings } from '../settings/inputs.ts';
+import type { CommandName } from '../settings/command-inputs.ts';
+import type { GitHubReportingSettings } from '../settings/inputs.ts';
 import type { GitHubContext } from './context.ts';
 
 /** Commands whose result is worth a PR comment (status is a read: it leaves the comment be). */

@@ -1,8 +1,9 @@
 /**
- * The defaults of the action's inputs, written once. inputs.ts falls back to them when an input
- * is empty, and test/unit/defaults.test.ts checks that action.yml declares the same values. The
- * three the API client also needs when it is built without settings (request timeout, retries,
- * mask length) are api/'s own constants, read here.
+ * The defaults of the action's inputs, written once. The readers of the inputs (inputs.ts and
+ * the *-inputs.ts files) fall back to them when an input is empty, and test/unit/defaults.test.ts
+ * checks that action.yml declares the same values. The three the API client also needs when it
+ * is built without settings (request timeout, retries, mask length) are api/'s own constants,
+ * read here.
  */
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../api/http.ts';
 import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';

@@ -5,7 +5,7 @@
  * ALLOWED_SELF_HOSTED_ENV_VARS, which are refused for cloud deployments). `langgraph deploy`
  * drops them with a note; here they are an error, because a value the user wrote would silently
  * not apply. One list for both places a deployment sets them: the graph configuration's `env`
- * (graph-config.ts) and the `secrets` input (inputs.ts), which the server refuses otherwise.
+ * (graph-config.ts) and the `secrets` input (source-inputs.ts), which the server refuses otherwise.
  */
 export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set([
   'LANGCHAIN_TRACING_V2',

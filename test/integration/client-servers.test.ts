@@ -428,6 +428,28 @@ describe('listRevisions (not in the spec)', () => {
   });
 });
 
+describe('listNewestRevisions (not in the spec)', () => {
+  const revision = (id: string) => ({ id, status: 'DEPLOYED', created_at: `2030-01-0${id}` });
+
+  it('reads one page from offset 0, and keeps at most `limit` when the server sends more', async () => {
+    const all = Array.from({ length: 5 }, (_, i) => revision(String(i)));
+    const server = await serve((_, response) =>
+      reply(response, 200, { resources: all, offset: 5 }),
+    );
+    const revisions = await client(server.url).listNewestRevisions('d/1', 3);
+    expect(revisions?.map((each) => each.id)).toEqual(['0', '1', '2']);
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/v2/deployments/d%2F1/revisions?limit=3&offset=0',
+    ]);
+  });
+
+  it.each([404, 405])('answers undefined when the server answers %i', async (status) => {
+    const server = await serve((_, response) => reply(response, status, { detail: 'Not here' }));
+    expect(await client(server.url).listNewestRevisions('d', 10)).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('creating a deployment after a lost answer', () => {
   it('a timed-out create that did happen is found, not repeated', async () => {
     const stored: ReturnType<typeof deployment>[] = [];

@@ -74,6 +74,16 @@ function importsUpward(graph: ReadonlyMap<string, readonly string[]>): string[] 
   );
 }
 
+/** Imports from one command file to another: a command imports only steps and the layers below. */
+function importsBetweenCommands(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const isCommand = (file: string): boolean => dirname(file) === 'commands';
+  return [...graph].flatMap(([file, targets]) =>
+    isCommand(file)
+      ? targets.filter((target) => isCommand(target)).map((other) => `${file} → ${other}`)
+      : [],
+  );
+}
+
 /** One cycle per strongly tied group, as `a → b → a`; none when the graph is a DAG. */
 function cycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const found: string[] = [];
@@ -185,6 +195,10 @@ describe('the import graph of src/', () => {
     expect(importsUpward(GRAPH)).toEqual([]);
   });
 
+  it('has no command importing another command (the pieces they share are steps)', () => {
+    expect(importsBetweenCommands(GRAPH)).toEqual([]);
+  });
+
   it('has no cycle', () => {
     expect(cycles(GRAPH)).toEqual([]);
   });
@@ -196,15 +210,20 @@ describe('the import graph of src/', () => {
     expect(unused).toEqual([]);
   });
 
-  it('finds an upward import and a cycle when there is one (the checks can fail)', () => {
+  it('finds an upward import, a command importing a command, and a cycle when there is one (the checks can fail)', () => {
     const sources: Record<string, string> = {
       'wait/a.ts': "import { b } from '../api/b.ts';",
       'api/b.ts': "import type { a } from '../wait/a.ts';",
       'rules/c.ts': "export { x } from './d.ts';",
       'rules/d.ts': "const later = await import('./c.ts');",
+      'commands/prune.ts':
+        "import { deleteCommand } from './delete.ts';\nimport { find } from './steps/find.ts';",
+      'commands/delete.ts': "import { find } from './steps/find.ts';",
+      'commands/steps/find.ts': "import type { Settings } from '../../settings/inputs.ts';",
     };
     const graph = importGraph(Object.keys(sources), (file) => sources[file] ?? '');
     expect(importsUpward(graph)).toEqual(['wait/a.ts → api/b.ts']);
+    expect(importsBetweenCommands(graph)).toEqual(['commands/prune.ts → commands/delete.ts']);
     expect(cycles(graph)).toEqual([
       'wait/a.ts → api/b.ts → wait/a.ts',
       'rules/c.ts → rules/d.ts → rules/c.ts',

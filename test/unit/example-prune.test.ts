@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MIN_NAME_PREFIX_LENGTH } from '../../src/settings/inputs.ts';
+import { MIN_NAME_PREFIX_LENGTH } from '../../src/settings/command-inputs.ts';
 import { parseWorkflow, runsThisAction } from '../support/workflow-lint-facts.ts';
 
 const workflow = parseWorkflow(

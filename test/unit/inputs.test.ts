@@ -4,15 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/api/transport.ts';
+import { LOOPBACK_MIN_POLL_INTERVAL_MS } from '../../src/settings/control-plane-inputs.ts';
 import { InputError, InputErrors } from '../../src/settings/input-error.ts';
-import {
-  DURATION_BOUNDS,
-  defaultRepoRef,
-  LOOPBACK_MIN_POLL_INTERVAL_MS,
-  readSettings,
-  type Settings,
-} from '../../src/settings/inputs.ts';
+import { DURATION_BOUNDS } from '../../src/settings/input-reading.ts';
+import { readSettings, type Settings } from '../../src/settings/inputs.ts';
 import { RESERVED_ENV_NAMES } from '../../src/settings/reserved-env-names.ts';
+import { defaultRepoRef } from '../../src/settings/source-inputs.ts';
 import { loadYaml } from '../../src/settings/structured-text.ts';
 
 // The entry loads the resource-spec parser (and `yaml`) before reading that input; so do these tests.

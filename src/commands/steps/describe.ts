@@ -1,5 +1,5 @@
-/** Copies what the server said about a deployment and a revision into the report. */
-import type { Deployment, Revision } from '../../api/schemas.ts';
+/** Copies what the server said about a deployment, a revision or a listener into the report. */
+import type { Deployment, Listener, Revision } from '../../api/schemas.ts';
 import type { CommandReport } from '../../report/types.ts';
 
 export function recordDeployment(report: CommandReport, deployment: Deployment): void {
@@ -27,6 +27,16 @@ export function recordRevision(report: CommandReport, revision: Revision): void 
     ...(config?.repo_commit_sha ? { commitSha: config.repo_commit_sha } : {}),
     ...(config?.repo_ref ? { repoRef: config.repo_ref } : {}),
     ...(config?.image_uri ? { imageUri: config.image_uri } : {}),
+  };
+}
+
+export function recordListener(report: CommandReport, listener: Listener): void {
+  report.listener = {
+    id: listener.id,
+    ...(listener.compute_id ? { computeId: listener.compute_id } : {}),
+    ...(listener.compute_config?.k8s_namespaces
+      ? { namespaces: [...listener.compute_config.k8s_namespaces] }
+      : {}),
   };
 }
 

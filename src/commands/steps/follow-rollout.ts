@@ -17,17 +17,19 @@ import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { BuildLogStream, showFailureLog } from './revision-logs.ts';
-import { runSmokeTest } from './smoke-test.ts';
+import { runSmokeTest, type SmokeTestStep } from './smoke-test.ts';
 
 /** Actions after which the revision followed is one this run has just produced. */
 const JUST_WRITTEN: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed']);
 
-/**
- * Follows the revision to its end (the smoke test after it, when asked: that is why this step
- * takes the whole context), and tells the report how it went.
- */
+/** What following a revision reads of a command's context: its own fields and the smoke test's. */
+type RolloutStep = SmokeTestStep & {
+  settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
+};
+
+/** Follows the revision to its end (the smoke test after it, when asked), and tells the report how it went. */
 export async function followRevision(
-  ctx: CommandContext,
+  ctx: RolloutStep,
   deployment: Deployment,
   revisionId: string,
 ): Promise<void> {
@@ -148,12 +150,12 @@ async function typicalRollout(
 
 /** One read of the deployment's newest revisions, for their typical time to DEPLOYED. */
 export async function readTypicalRollout(
-  client: Pick<ControlPlaneClient, 'listRecentRevisions'>,
+  client: Pick<ControlPlaneClient, 'listNewestRevisions'>,
   deploymentId: string,
   revisionId: string,
   signal?: AbortSignal,
 ): Promise<number | undefined> {
-  const revisions = await client.listRecentRevisions(deploymentId, HISTORY_REVISIONS, {
+  const revisions = await client.listNewestRevisions(deploymentId, HISTORY_REVISIONS, {
     ...(signal ? { signal } : {}),
   });
   return revisions && typicalRolloutMs(revisions, revisionId);
@@ -209,7 +211,7 @@ export function waitInLogGroup(
 }
 
 /** Runs the smoke test when `smoke-test-assistant` is set and the revision is DEPLOYED. */
-export async function smokeTestIfAsked(ctx: CommandContext): Promise<void> {
+export async function smokeTestIfAsked(ctx: SmokeTestStep): Promise<void> {
   if (!ctx.settings.smokeTest) return;
   const url = ctx.report.deployment?.url;
   if (!url) {

@@ -13,6 +13,7 @@ import { logSafe } from '../../report/log-text.ts';
 import type { SmokeTestReport } from '../../report/types.ts';
 import { ROLLBACK_HOW } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
+import type { Settings } from '../../settings/inputs.ts';
 import { keyTransportProblem } from '../../settings/url.ts';
 import { TimeUp } from '../../wait/poll.ts';
 import type { CommandContext } from './command-context.ts';
@@ -22,7 +23,15 @@ const FRAMING_EVENTS = new Set(['metadata', 'end', 'error']);
 /** The summary shows this many events at most; the count says how many arrived. */
 const MAX_EVENTS_KEPT = 20;
 
-export async function runSmokeTest(ctx: CommandContext, deploymentUrl: string): Promise<void> {
+/** What the smoke test reads of a command's context. */
+export type SmokeTestStep = Pick<
+  CommandContext,
+  'client' | 'clock' | 'signal' | 'log' | 'report'
+> & {
+  settings: Pick<Settings, 'smokeTest' | 'api' | 'rollbackOnFailure'>;
+};
+
+export async function runSmokeTest(ctx: SmokeTestStep, deploymentUrl: string): Promise<void> {
   const smoke = ctx.settings.smokeTest;
   if (!smoke) return;
   const { report, clock } = ctx;

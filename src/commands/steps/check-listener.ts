@@ -1,0 +1,26 @@
+/** Before any write of a deploy: the listener it names serves the namespace it asks for. */
+import { InputError } from '../../settings/input-error.ts';
+import type { CommandContext } from './command-context.ts';
+import { recordListener } from './describe.ts';
+
+/**
+ * The listener exists and, when it lists its namespaces, serves the one the deployment asks for.
+ * A mismatch would only show as a failed rollout minutes later.
+ */
+export async function checkListenerServes(
+  check: Pick<CommandContext, 'client' | 'signal' | 'log' | 'report'>,
+  listenerId: string,
+  namespace: string,
+): Promise<void> {
+  const found = await check.client.getListener(listenerId, { signal: check.signal });
+  recordListener(check.report, found);
+  const namespaces = found.compute_config?.k8s_namespaces;
+  if (namespaces != null && !namespaces.includes(namespace)) {
+    const served = namespaces.length > 0 ? namespaces.join(', ') : 'none';
+    throw new InputError(
+      'k8s-namespace',
+      `Input 'k8s-namespace' is '${namespace}', but listener ${listenerId} (${found.compute_id ?? 'unnamed compute'}) serves namespaces: ${served}. Use one of those, or add '${namespace}' to the listener's k8s_namespaces.`,
+    );
+  }
+  check.log.info(`Listener ${listenerId} serves namespace ${namespace}.`);
+}

@@ -1,0 +1,125 @@
+/**
+ * The control plane as the inputs give it: where, with which key, how each request is bounded and
+ * retried; the deployment a command acts on; whether to wait for DEPLOYED and how often to look.
+ */
+import { DEFAULT_MAX_RETRIES } from '../api/retry-policy.ts';
+import type { PollInterval } from '../wait/poll-schedule.ts';
+import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
+import type { CommandName } from './command-inputs.ts';
+import { INPUT_DEFAULTS } from './defaults.ts';
+import { DURATION_BOUNDS, type InputReading, requiredMessage } from './input-reading.ts';
+import { parseDeploymentName } from './name.ts';
+import { checkHeaderValue, parsePollInterval } from './parsers.ts';
+import { isLoopbackUrl, parseApiUrl } from './url.ts';
+
+export interface ApiSettings {
+  url: string;
+  key: string;
+  tenantId?: string;
+  /** How long one request may take before it counts as failed (and is retried if it may be). */
+  requestTimeoutMs: number;
+  /** Retries of a request that failed for a passing reason (network, 429, 502/503/504). */
+  maxRetries: number;
+  /** Plain http allowed to hosts other than loopback: for api-url and the deployment URL. */
+  allowInsecureHttp: boolean;
+}
+
+/** How the deployment is addressed: by id when given, else by exact name. */
+export interface TargetSettings {
+  name?: string;
+  deploymentId?: string;
+}
+
+export interface WaitSettings {
+  wait: boolean;
+  /** `wait-timeout`: the bound on the whole wait for DEPLOYED (or for a deletion to finish). */
+  waitTimeoutMs: number;
+  /** `poll-interval`: fixed, or `auto` (poll-schedule.ts). */
+  pollInterval: PollInterval;
+}
+
+/** poll-interval's floor when api-url is a loopback address, and the unit of `auto` there. */
+export const LOOPBACK_MIN_POLL_INTERVAL_MS = 5;
+
+/** Commands that act on one deployment, addressed by `name` or `deployment-id`. */
+const DEPLOYMENT_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'status', 'delete'];
+
+/**
+ * The control plane: where, with which key, and how each request is bounded and retried. The URL
+ * and the key are undefined when missing or invalid (a problem is recorded then).
+ */
+export function readApiSettings({
+  attempt,
+  problem,
+  text,
+  parsed,
+  flag,
+  integer,
+  duration,
+}: InputReading): Partial<Pick<ApiSettings, 'url' | 'key'>> & Omit<ApiSettings, 'url' | 'key'> {
+  const allowInsecureHttp = flag('allow-insecure-http', INPUT_DEFAULTS['allow-insecure-http']);
+  const url = parsed('api-url', (v) => parseApiUrl('api-url', v, { allowInsecureHttp }));
+  if (text('api-url') === undefined) {
+    problem('api-url', requiredMessage('api-url', 'the control-plane base URL (https://...)'));
+  }
+  // Whitespace around a key is a copy-paste accident, not part of it.
+  const key = text('api-key');
+  if (key === undefined) {
+    problem('api-key', requiredMessage('api-key', 'the control-plane API key, from a secret'));
+  } else attempt(() => checkHeaderValue('api-key', key, 'the API key'));
+  const tenantId = text('tenant-id');
+  if (tenantId !== undefined) {
+    attempt(() => checkHeaderValue('tenant-id', tenantId, 'the workspace id'));
+  }
+  const requestTimeoutMs = duration('request-timeout', INPUT_DEFAULTS['request-timeout']);
+  const maxRetries = integer('max-retries', DEFAULT_MAX_RETRIES, { min: 0, max: 10 });
+  return {
+    ...(url === undefined ? {} : { url }),
+    ...(key === undefined ? {} : { key }),
+    ...(tenantId === undefined ? {} : { tenantId }),
+    requestTimeoutMs,
+    maxRetries,
+    allowInsecureHttp,
+  };
+}
+
+/** Which deployment: `name`, or `deployment-id`; the commands that act on one need either. */
+export function readTarget(
+  { problem, text, parsed }: InputReading,
+  command: CommandName,
+): TargetSettings {
+  const name = parsed('name', (v) => parseDeploymentName('name', v));
+  const deploymentId = text('deployment-id');
+  if (
+    DEPLOYMENT_COMMANDS.includes(command) &&
+    text('name') === undefined &&
+    deploymentId === undefined
+  ) {
+    problem(
+      'name',
+      `Inputs 'name' and 'deployment-id' are both empty; command '${command}' needs one of them. Set 'name' to the deployment's name (lowercase letters, digits, dashes).`,
+    );
+  }
+  return {
+    ...(name === undefined ? {} : { name }),
+    ...(deploymentId === undefined ? {} : { deploymentId }),
+  };
+}
+
+/** Whether to wait for DEPLOYED, for how long, and how often to look. */
+export function readWaitSettings(
+  { flag, duration, parsedOr }: InputReading,
+  apiUrl: string | undefined,
+): WaitSettings {
+  const wait = flag('wait', INPUT_DEFAULTS.wait);
+  const waitTimeoutMs = duration('wait-timeout', INPUT_DEFAULTS['wait-timeout']);
+  const loopback = apiUrl !== undefined && isLoopbackUrl(apiUrl);
+  const pollBounds = loopback
+    ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
+    : DURATION_BOUNDS['poll-interval'];
+  const autoUnitMs = loopback ? LOOPBACK_MIN_POLL_INTERVAL_MS : AUTO_UNIT_MS;
+  const pollInterval = parsedOr('poll-interval', INPUT_DEFAULTS['poll-interval'], (value) =>
+    parsePollInterval('poll-interval', value, pollBounds, autoUnitMs),
+  ) ?? { kind: 'auto', unitMs: autoUnitMs };
+  return { wait, waitTimeoutMs, pollInterval };
+}
