@@ -86,6 +86,10 @@ describe('redeploy', () => {
   });
 
   it('redeploys an explicit revision id', async () => {
+    // A server that names each revision's deployment (deployment_id): the revision read proves it
+    // is this deployment's own. The production service does not (see the next test).
+    await emulator.close();
+    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, revisionsNameDeployment: true });
     const { deploymentId, first } = await twiceDeployed(emulator);
 
     const run = await runAction({ inputs: redeployInputs(first) });
@@ -100,6 +104,20 @@ describe('redeploy', () => {
     });
     // An explicit id needs no revision list.
     expect(emulator.requests.some((request) => request.path.endsWith('/revisions'))).toBe(false);
+    expectCleanRun(run, emulator);
+  });
+
+  it('checks an explicit revision id against the revisions list where answers do not name the deployment', async () => {
+    const { deploymentId, first } = await twiceDeployed(emulator);
+
+    const run = await runAction({ inputs: redeployInputs(first) });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['revision-id']).toBe(emulator.revisions(deploymentId)[2]?.id);
+    const listed = emulator.requests.findIndex((request) => request.path.endsWith('/revisions'));
+    const redeployed = emulator.requests.findIndex((request) => request.path.endsWith('/redeploy'));
+    expect(listed).toBeGreaterThanOrEqual(0);
+    expect(listed).toBeLessThan(redeployed);
     expectCleanRun(run, emulator);
   });
 

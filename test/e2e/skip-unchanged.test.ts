@@ -58,12 +58,15 @@ describe('skip-unchanged', () => {
     expect(writesIn(emulator.requests)).toEqual([]);
     const revisionId = first.outputs['revision-id'] ?? '';
     const deploymentId = first.outputs['deployment-id'] ?? '';
-    // The lookup (its page, then the empty page that ends it), then one read of the active
-    // revision: no polling.
+    // The lookup (its page, then the empty page that ends it), one read of the active revision,
+    // and, because production revisions do not show what they were built with, the revisions
+    // list (its page, then the empty page) to prove it is the first build of its commit: no polling.
     expect(lines(emulator.requests)).toEqual([
       'GET /v2/deployments',
       'GET /v2/deployments',
       `GET /v2/deployments/${deploymentId}/revisions/${revisionId}`,
+      `GET /v2/deployments/${deploymentId}/revisions`,
+      `GET /v2/deployments/${deploymentId}/revisions`,
     ]);
     expect(run.outputs).toMatchObject({
       skipped: 'true',
@@ -264,6 +267,23 @@ describe('skip-unchanged', () => {
   });
 
   describe('container images', () => {
+    // After a resource-spec change at the same image only a server that shows what each revision
+    // was built with (source_config) can prove a re-run the same; against the production shape
+    // the re-run builds (see 'after a rollback or a redeploy'). These run against such a server.
+    let productionShaped: Emulator;
+    beforeAll(async () => {
+      productionShaped = emulator;
+      emulator = await startEmulator({
+        apiKey: API_KEY,
+        stepMs: 20,
+        revisionsShowSourceConfig: true,
+      });
+    });
+    afterAll(async () => {
+      await emulator.close();
+      emulator = productionShaped;
+    });
+
     function containerInputs(image: string) {
       return {
         'api-url': emulator.url,

@@ -119,12 +119,12 @@ export class DeploymentStore {
 
   /** Whether revision answers carry `deployment_id`. */
   get revisionsNameDeployment(): boolean {
-    return this.settings.revisionsNameDeployment !== false;
+    return this.settings.revisionsNameDeployment === true;
   }
 
   /** Whether revision answers carry `source_config`. */
   get revisionsShowSourceConfig(): boolean {
-    return this.settings.revisionsShowSourceConfig !== false;
+    return this.settings.revisionsShowSourceConfig === true;
   }
 
   /** Whether answers carry install_command and build_command. */

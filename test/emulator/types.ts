@@ -34,13 +34,14 @@ export interface EmulatorOptions {
    */
   revisionIdsGlobal?: boolean;
   /**
-   * Default true: a revision answer carries `deployment_id`. false: it does not, like the
-   * production service's revision fields (known-behaviour.md).
+   * Default false: a revision answer carries no `deployment_id`, like the production service's
+   * revision fields (known-behaviour.md). true: it does, as some servers add.
    */
   revisionsNameDeployment?: boolean;
   /**
-   * Default true: a revision answer carries `source_config`, what the revision was built and
-   * deployed with. false: it does not, like the production service's revision fields.
+   * Default false: a revision answer carries no `source_config`, like the production service's
+   * revision fields (known-behaviour.md). true: it carries what the revision was built and
+   * deployed with, as some servers add.
    */
   revisionsShowSourceConfig?: boolean;
   /**

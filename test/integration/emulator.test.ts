@@ -624,9 +624,12 @@ describe('revision lifecycle (manual clock)', () => {
         repo_ref: 'main',
         repo_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
       },
-      source_config: { repo_url: 'https://example.test/agent.git' },
     });
+    // The production service's revision fields (known-behaviour.md): no status_message, and
+    // neither source_config nor deployment_id.
     expect(queued.body).not.toHaveProperty('status_message');
+    expect(queued.body).not.toHaveProperty('source_config');
+    expect(queued.body).not.toHaveProperty('deployment_id');
   });
 
   it('skips a pending revision when a newer one arrives; the old DEPLOYED one stays active', async () => {
@@ -1448,7 +1451,8 @@ describe('the production contract (known-behaviour.md)', () => {
     expect(deployment.source_config).not.toHaveProperty('build_command');
     expect(deployment.source_config).toHaveProperty('repo_url');
     const revision = emulator.revisions(String(deployment.id))[0];
-    expect(revision?.source_config).not.toHaveProperty('build_command');
+    expect(revision).toBeDefined();
+    expect(revision?.source_config ?? {}).not.toHaveProperty('build_command');
   });
 
   it("refuses secrets named like the platform's own variables", async () => {
