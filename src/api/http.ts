@@ -172,6 +172,7 @@ export class HttpClient {
   readonly #writesInFlight = new Set<WriteInFlight>();
   #writesSent = 0;
   #rateLimits: RateLimits = { answers: 0 };
+  #redact: Redact | undefined;
 
   constructor(options: HttpClientOptions) {
     const base = new URL(options.baseUrl);
@@ -206,6 +207,15 @@ export class HttpClient {
   }
 
   redactorFor(secrets: readonly string[] = []): Redact {
+    // Built once for the requests that carry no secret of their own (every poll is one).
+    if (secrets.length === 0) {
+      this.#redact ??= this.#redactorWith([]);
+      return this.#redact;
+    }
+    return this.#redactorWith(secrets);
+  }
+
+  #redactorWith(secrets: readonly string[]): Redact {
     return createRedactor([...this.#secrets, ...secrets], {
       minLength: this.#minSecretLength,
       always: [this.#apiKey],

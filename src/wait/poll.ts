@@ -110,7 +110,8 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
   const startedAt = clock.now();
   const deadline = startedAt + options.waitTimeoutMs;
   const timeUp = new TimeUp(clock, deadline + (options.overrunMs ?? DEFAULT_WAIT_OVERRUN_MS));
-  const readSignal = signal ? AbortSignal.any([signal, timeUp.signal]) : timeUp.signal;
+  const readScope = signalForReads(signal, timeUp.signal);
+  const readSignal = readScope.signal;
   let value = options.initial;
   let reads = 0;
   let failedReads = 0;
@@ -118,6 +119,7 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
 
   const end = (ending: PollEnding<T>): PollOutcome<T> => {
     timeUp.disarm();
+    readScope.release();
     return { ...ending, startedAt, endedAt: clock.now(), reads, failedReads };
   };
   const cancelled = (): PollOutcome<T> => end({ kind: 'cancelled', value, reason: signal?.reason });
@@ -168,7 +170,34 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
     }
   } finally {
     timeUp.disarm();
+    readScope.release();
   }
+}
+
+/**
+ * The signal every read of a wait gets: aborted with the reason of whichever of `cancel` and
+ * `timeUp` aborts first. A plain controller with one listener on each for the whole wait, rather
+ * than AbortSignal.any: each read adds and removes listeners on it, and on a composite signal
+ * every such pair also updates Node's process-wide set of signals kept alive (bench: allocation
+ * per poll).
+ */
+function signalForReads(
+  cancel: AbortSignal | undefined,
+  timeUp: AbortSignal,
+): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const relays = (cancel ? [cancel, timeUp] : [timeUp]).map((source) => ({
+    source,
+    relay: (): void => controller.abort(source.reason),
+  }));
+  const release = (): void => {
+    for (const { source, relay } of relays) source.removeEventListener('abort', relay);
+  };
+  const aborted = relays.find(({ source }) => source.aborted);
+  if (aborted) controller.abort(aborted.source.reason);
+  else
+    for (const { source, relay } of relays) source.addEventListener('abort', relay, { once: true });
+  return { signal: controller.signal, release };
 }
 
 function assertValidTiming<T>({ pollIntervalMs, waitTimeoutMs }: PollOptions<T>): void {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WAIT_OVERRUN_MS, pollUntil, WaitDeadlineReached } from '../../src/wait/poll.ts';
 import { FakeClock } from '../support/fake-clock.ts';
@@ -158,5 +159,70 @@ describe('pollUntil: one loop for every wait (here, a deployment being deleted)'
       }),
     );
     await expect(cancelled).resolves.toMatchObject({ kind: 'cancelled', reads: 1 });
+  });
+  it("gives every read one signal, aborted with the cancellation's reason, and leaves no listener on the caller's signal", async () => {
+    const clock = new FakeClock();
+    const cancellation = new AbortController();
+    const readSignals: AbortSignal[] = [];
+    const reason = new Error('the job was cancelled');
+    const done = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: SECOND,
+        waitTimeoutMs: 10 * SECOND,
+        signal: cancellation.signal,
+        read: async (signal) => {
+          readSignals.push(signal);
+          return { gone: readSignals.length === 3 };
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    expect(done).toMatchObject({ kind: 'done', reads: 3 });
+    expect(new Set(readSignals).size).toBe(1);
+    // A wait that is over holds on to nothing of the run's long-lived signal.
+    expect(getEventListeners(cancellation.signal, 'abort')).toHaveLength(0);
+    expect(readSignals[0]?.aborted).toBe(false);
+
+    const inFlight: AbortSignal[] = [];
+    const cancelled = clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: SECOND,
+        waitTimeoutMs: 10 * SECOND,
+        signal: cancellation.signal,
+        read: async (signal) => {
+          inFlight.push(signal);
+          cancellation.abort(reason);
+          return { gone: false };
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    await expect(cancelled).resolves.toMatchObject({ kind: 'cancelled', reason });
+    expect(inFlight[0]?.aborted).toBe(true);
+    expect(inFlight[0]?.reason).toBe(reason);
+    expect(getEventListeners(cancellation.signal, 'abort')).toHaveLength(0);
+  });
+
+  it("gives reads an aborted signal at once when the caller's signal is already aborted", async () => {
+    const clock = new FakeClock();
+    const reason = new Error('cancelled before the wait');
+    let reads = 0;
+    const outcome = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: SECOND,
+        waitTimeoutMs: 10 * SECOND,
+        signal: AbortSignal.abort(reason),
+        read: async () => {
+          reads += 1;
+          return { gone: true };
+        },
+        isDone: (value) => value.gone,
+      }),
+    );
+    expect(outcome).toMatchObject({ kind: 'cancelled', reason, reads: 0 });
+    expect(reads).toBe(0);
   });
 });
