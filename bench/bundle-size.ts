@@ -1,23 +1,28 @@
 /**
  * The size of the action's bundle folder and each package's share of its minified code: what
- * index.js loads at start, and what the chunks of dynamic imports (`<id>.index.js`) load only
- * when a run needs them.
+ * every run loads at start (index.js and the chunks index.js asks for: its one dynamic import is
+ * the entry's, src/index.ts), and what the other chunks of dynamic imports (`<id>.index.js`)
+ * load only when a run needs them.
  *
  * Shares come from source maps. When the folder has none (dist/ ships without them), src/ is
- * bundled again with the same command plus source maps; that code is byte for byte the bundle of
- * src/ (a map only adds its comment), so if it differs from the measured folder, the folder is
- * not the bundle of the current src/ and the report says so.
+ * bundled again with the same command plus source maps; its index.js is byte for byte the
+ * bundle's (a map only adds its comment), and its chunks are the bundle's before `npm run build`
+ * minifies them (a map of the minified chunk would no longer point into the sources), so a
+ * chunk's shares are its unminified shares scaled to its minified size. If that build differs
+ * from the measured folder, the folder is not the bundle of the current src/ and the report
+ * says so.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { isChunk, minifyChunk } from '../scripts/build.ts';
 import { codeWithoutMapComment, folderSize, nccBuild, REPO_ROOT } from './build.ts';
 import { directDependents } from './dependents.ts';
 import { type PackageShare, sharesByPackage } from './packages.ts';
 import { bytesPerSource, type RawSourceMap } from './source-map.ts';
 
 export interface PackageRow extends PackageShare {
-  /** Bytes of this package in index.js, evaluated at every start. */
+  /** Bytes of this package in the files every run loads at start. */
   startBytes: number;
   /** Bytes in chunks of dynamic imports, loaded only by the runs that need them. */
   lazyBytes: number;
@@ -29,7 +34,9 @@ export interface BundleSizeResult {
   /** Every file of the entry's folder (index.js, chunks, licenses.txt, package.json). */
   folderBytes: number;
   files: { name: string; bytes: number }[];
-  entryBytes: number;
+  /** index.js and the chunks it loads at start. */
+  startBytes: number;
+  startFiles: string[];
   lazyChunkBytes: number;
   /** Chunks that are not minified (ncc's --minify leaves dynamic-import chunks as they are). */
   unminifiedChunks: string[];
@@ -52,6 +59,12 @@ async function codeFiles(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const name of names) files.set(name, await codeWithoutMapComment(join(dir, name)));
   return files;
+}
+
+/** The chunks index.js loads (`__webpack_require__.e(<id>)`): the entry's dynamic import. */
+export function startChunks(entryCode: string): string[] {
+  const ids = [...entryCode.matchAll(/\.e\((\d+)\)/g)].map((match) => match[1]);
+  return [...new Set(ids)].map((id) => `${id}.${ENTRY_FILE}`).sort();
 }
 
 /** A folder whose every .js file has its .map: the entry's own, else a fresh bundle of src/. */
@@ -83,10 +96,21 @@ export async function measureBundleSize(
   const shipped = await codeFiles(entryDir);
   const mappedDir = await mappedFolder(entryDir, scratchDir);
   const mapped = await codeFiles(mappedDir);
+  const minifiedByUs = mappedDir !== entryDir;
+  // What `npm run build` ships of each mapped file: its chunks minified.
+  const built = new Map(
+    [...mapped].map(([name, code]) => [
+      name,
+      minifiedByUs && isChunk(name) ? minifyChunk(code) : code,
+    ]),
+  );
+  const startFiles = [ENTRY_FILE, ...startChunks(shipped.get(ENTRY_FILE) ?? '')];
 
   const rows = new Map<string, PackageRow>();
   for (const [name, code] of mapped) {
+    const scale = Buffer.byteLength(built.get(name) ?? code) / Buffer.byteLength(code);
     for (const share of await sharesOf(mappedDir, name, code)) {
+      const bytes = Math.round(share.bytes * scale);
       const row = rows.get(share.label) ?? {
         ...share,
         bytes: 0,
@@ -95,10 +119,10 @@ export async function measureBundleSize(
         lazyBytes: 0,
         requiredBy: [],
       };
-      row.bytes += share.bytes;
+      row.bytes += bytes;
       row.files += share.files;
-      if (name === ENTRY_FILE) row.startBytes += share.bytes;
-      else row.lazyBytes += share.bytes;
+      if (startFiles.includes(name)) row.startBytes += bytes;
+      else row.lazyBytes += bytes;
       rows.set(share.label, row);
     }
   }
@@ -107,14 +131,16 @@ export async function measureBundleSize(
     .map((row) => ({ ...row, requiredBy: row.dir ? dependentsOf(row.dir) : [] }))
     .sort((a, b) => b.bytes - a.bytes);
 
-  const entryBytes = Buffer.byteLength(shipped.get(ENTRY_FILE) ?? '');
-  const lazyChunkBytes = [...shipped]
-    .filter(([name]) => name !== ENTRY_FILE)
-    .reduce((sum, [, code]) => sum + Buffer.byteLength(code), 0);
+  const bytesOf = (keep: (name: string) => boolean) =>
+    [...shipped]
+      .filter(([name]) => keep(name))
+      .reduce((sum, [, code]) => sum + Buffer.byteLength(code), 0);
+  const startBytes = bytesOf((name) => startFiles.includes(name));
+  const lazyChunkBytes = bytesOf((name) => !startFiles.includes(name));
   const unminifiedChunks = [...shipped]
     .filter(([name, code]) => name !== ENTRY_FILE && !looksMinified(code))
     .map(([name]) => name);
-  const differing = differingFiles(shipped, mapped);
+  const differing = differingFiles(shipped, built);
   const staleNote =
     differing.length === 0
       ? undefined
@@ -122,7 +148,8 @@ export async function measureBundleSize(
   return {
     folderBytes: folder.total,
     files: folder.files,
-    entryBytes,
+    startBytes,
+    startFiles,
     lazyChunkBytes,
     unminifiedChunks,
     packages,

@@ -6,10 +6,11 @@
  *   npm run build -- --out DIR [--quiet]      # into DIR (CI's dist/ check, the e2e tests)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { transformSync } from 'esbuild';
 import { licensesOfBuild } from './licenses.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -38,10 +39,32 @@ function build(outDir: string, quiet: boolean): void {
       ],
       { cwd: ROOT, stdio: 'inherit' },
     );
+    minifyChunks(outDir);
     const stats: unknown = JSON.parse(readFileSync(statsFile, 'utf8'));
     writeFileSync(join(outDir, LICENSES_FILE), licensesOfBuild(stats, ROOT));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The files ncc splits off the entry (`<id>.index.js`), loaded through dynamic imports. */
+export function isChunk(name: string): boolean {
+  return /^\d+\.index\.js$/.test(name);
+}
+
+/**
+ * A chunk minified as ncc minifies index.js (names kept: messages and `instanceof` checks do
+ * not depend on them, but stack traces and error names read better). ncc's `--minify` covers
+ * the entry only, and the action's own code and `zod` are a chunk every run loads.
+ */
+export function minifyChunk(code: string): string {
+  return transformSync(code, { minify: true, format: 'esm', keepNames: true }).code;
+}
+
+function minifyChunks(outDir: string): void {
+  for (const name of readdirSync(outDir).filter(isChunk)) {
+    const file = join(outDir, name);
+    writeFileSync(file, minifyChunk(readFileSync(file, 'utf8')));
   }
 }
 

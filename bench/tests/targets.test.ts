@@ -172,7 +172,8 @@ describe('duplicatedPackages', () => {
     const bundle: BundleSizeResult = {
       folderBytes: 3,
       files: [],
-      entryBytes: 3,
+      startBytes: 3,
+      startFiles: ['index.js'],
       lazyChunkBytes: 0,
       unminifiedChunks: [],
       packages: [
