@@ -53,9 +53,9 @@ export function isChunk(name: string): boolean {
 }
 
 /**
- * A chunk minified as ncc minifies index.js (names kept: messages and `instanceof` checks do
- * not depend on them, but stack traces and error names read better). ncc's `--minify` covers
- * the entry only, and the action's own code and `zod` are a chunk every run loads.
+ * A chunk minified with its functions' and classes' names kept, as ncc keeps them in index.js:
+ * code that reads a name still finds it. ncc's `--minify` covers the entry only, and the
+ * action's own code and `zod` are chunks every run loads.
  */
 export function minifyChunk(code: string): string {
   return transformSync(code, { minify: true, format: 'esm', keepNames: true }).code;
