@@ -376,13 +376,11 @@ describe('skip-unchanged after a rollback or a redeploy', () => {
   }
 
   for (const [shape, options] of Object.entries(shapes)) {
+    const startShape = () =>
+      startEmulator({ apiKey: API_KEY, stepMs: 20, echoesCommands: true, ...options });
+
     it(`${shape}: a re-run after rollback-on-failure builds the new build-command, never skips`, async () => {
-      server = await startEmulator({
-        apiKey: API_KEY,
-        stepMs: 20,
-        echoesCommands: true,
-        ...options,
-      });
+      server = await startShape();
       const first = await runAction({ inputs: at({ 'build-command': 'make v1' }), env: AT_MAIN });
       expect(first.exitCode).toBe(0);
       const deploymentId = first.outputs['deployment-id'] ?? '';
@@ -419,12 +417,7 @@ describe('skip-unchanged after a rollback or a redeploy', () => {
     });
 
     it(`${shape}: a deploy after a manual redeploy of an older revision builds, never skips`, async () => {
-      server = await startEmulator({
-        apiKey: API_KEY,
-        stepMs: 20,
-        echoesCommands: true,
-        ...options,
-      });
+      server = await startShape();
       const first = await runAction({ inputs: at({ 'build-command': 'make v1' }), env: AT_MAIN });
       const second = await runAction({ inputs: at({ 'build-command': 'make v2' }), env: AT_MAIN });
       expect(second.outputs.skipped).toBe('false');

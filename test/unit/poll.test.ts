@@ -1,12 +1,28 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WAIT_OVERRUN_MS, pollUntil, WaitDeadlineReached } from '../../src/wait/poll.ts';
+import {
+  DEFAULT_WAIT_OVERRUN_MS,
+  type PollOptions,
+  pollUntil,
+  WaitDeadlineReached,
+} from '../../src/wait/poll.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const SECOND = 1000;
 
 /** What delete's wait reads: a deployment still there (with its status), or gone (404). */
 type Seen = { gone: boolean; status?: string };
+
+/** A wait that reads every second for ten seconds, until the deployment is gone. */
+function everySecond(clock: FakeClock, options: Pick<PollOptions<Seen>, 'read' | 'signal'>) {
+  return pollUntil<Seen>({
+    clock,
+    pollIntervalMs: SECOND,
+    waitTimeoutMs: 10 * SECOND,
+    isDone: (value) => value.gone,
+    ...options,
+  });
+}
 
 describe('pollUntil: one loop for every wait (here, a deployment being deleted)', () => {
   it('reads one interval apart until the condition holds, and tells each value seen', async () => {
@@ -132,50 +148,39 @@ describe('pollUntil: one loop for every wait (here, a deployment being deleted)'
     const clock = new FakeClock();
     const failure = new Error('500 from the server');
     const failed = await clock.run(
-      pollUntil<Seen>({
-        clock,
-        pollIntervalMs: SECOND,
-        waitTimeoutMs: 10 * SECOND,
+      everySecond(clock, {
         read: async () => {
           throw failure;
         },
-        isDone: (value) => value.gone,
       }),
     );
     expect(failed).toMatchObject({ kind: 'error', error: failure, reads: 1, failedReads: 1 });
 
     const cancellation = new AbortController();
     const cancelled = clock.run(
-      pollUntil<Seen>({
-        clock,
-        pollIntervalMs: SECOND,
-        waitTimeoutMs: 10 * SECOND,
+      everySecond(clock, {
         signal: cancellation.signal,
         read: async () => {
           cancellation.abort(new Error('the job was cancelled'));
           return { gone: false };
         },
-        isDone: (value) => value.gone,
       }),
     );
     await expect(cancelled).resolves.toMatchObject({ kind: 'cancelled', reads: 1 });
   });
+
   it("gives every read one signal, aborted with the cancellation's reason, and leaves no listener on the caller's signal", async () => {
     const clock = new FakeClock();
     const cancellation = new AbortController();
     const readSignals: AbortSignal[] = [];
     const reason = new Error('the job was cancelled');
     const done = await clock.run(
-      pollUntil<Seen>({
-        clock,
-        pollIntervalMs: SECOND,
-        waitTimeoutMs: 10 * SECOND,
+      everySecond(clock, {
         signal: cancellation.signal,
         read: async (signal) => {
           readSignals.push(signal);
           return { gone: readSignals.length === 3 };
         },
-        isDone: (value) => value.gone,
       }),
     );
     expect(done).toMatchObject({ kind: 'done', reads: 3 });
@@ -186,17 +191,13 @@ describe('pollUntil: one loop for every wait (here, a deployment being deleted)'
 
     const inFlight: AbortSignal[] = [];
     const cancelled = clock.run(
-      pollUntil<Seen>({
-        clock,
-        pollIntervalMs: SECOND,
-        waitTimeoutMs: 10 * SECOND,
+      everySecond(clock, {
         signal: cancellation.signal,
         read: async (signal) => {
           inFlight.push(signal);
           cancellation.abort(reason);
           return { gone: false };
         },
-        isDone: (value) => value.gone,
       }),
     );
     await expect(cancelled).resolves.toMatchObject({ kind: 'cancelled', reason });
@@ -210,16 +211,12 @@ describe('pollUntil: one loop for every wait (here, a deployment being deleted)'
     const reason = new Error('cancelled before the wait');
     let reads = 0;
     const outcome = await clock.run(
-      pollUntil<Seen>({
-        clock,
-        pollIntervalMs: SECOND,
-        waitTimeoutMs: 10 * SECOND,
+      everySecond(clock, {
         signal: AbortSignal.abort(reason),
         read: async () => {
           reads += 1;
           return { gone: true };
         },
-        isDone: (value) => value.gone,
       }),
     );
     expect(outcome).toMatchObject({ kind: 'cancelled', reason, reads: 0 });
