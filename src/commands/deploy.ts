@@ -6,15 +6,18 @@
 import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { logSafe } from '../report/log-text.ts';
+import type { CommandReport, DeployAttempt } from '../report/types.ts';
 import {
   type DeployPlan,
   type DesiredDeployment,
   planDeploy,
   planToJson,
 } from '../rules/deploy-plan.ts';
+import { decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
 import { formatDuration } from '../settings/durations.ts';
 import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
+import type { TimelineEntry } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
 import type { CommandContext } from './steps/command-context.ts';
@@ -108,13 +111,137 @@ export async function deploy(ctx: CommandContext): Promise<void> {
       "Nothing of an older revision is reported as this run's result. Check the deployment with 'command: status' (a revision may still appear), then re-run the job.";
     return;
   }
-  const revisionId = found.revisionId;
-  await followRevision(ctx, deployment, revisionId);
+  const revisionId = await followWithRetries(ctx, deployment, found.revisionId);
   await rollBackIfAsked(ctx, {
     deploymentId: deployment.id,
     previousRevisionId: existing?.active_revision_id ?? undefined,
     deployedRevisionId: revisionId,
     created: plan.action === 'create',
+  });
+}
+
+/**
+ * Follows this run's revision; with `deploy-retries`, each time it ends DEPLOY_FAILED and
+ * rules/deploy-retry.ts allows, redeploys it and follows the revision the redeploy made, all
+ * within one wait-timeout. Returns the revision followed last: the run's result.
+ */
+async function followWithRetries(
+  ctx: CommandContext,
+  deployment: Deployment,
+  firstRevisionId: string,
+): Promise<string> {
+  const { settings, report, log, clock } = ctx;
+  const deadline = clock.now() + settings.waitTimeoutMs;
+  const headline = report.headline;
+  const attempts: DeployAttempt[] = [];
+  let revisionId = firstRevisionId;
+  let redeployOf: string | undefined;
+  for (;;) {
+    const rollout = await followRevision(ctx, deployment, revisionId, deadline);
+    attempts.push(attemptOf(report, revisionId, redeployOf, rollout.timeline));
+    const decision = decideRetry({
+      revisionId,
+      endStatus: rollout.endStatus,
+      timeline: rollout.timeline,
+      retriesAllowed: settings.deployRetries,
+      retriesUsed: attempts.length - 1,
+      cancelled: ctx.signal.aborted,
+      now: clock.now(),
+      deadline,
+      latestRevisionId: report.deployment?.latestRevisionId,
+      deploymentRead: rollout.deploymentRead,
+    });
+    if (decision.kind === 'stop') {
+      if (decision.message) addReason(report, decision.message);
+      break;
+    }
+    const left = decision.retriesLeft;
+    log.info(
+      `Revision ${revisionId} ended ${RETRIED_STATUS} (attempt ${attempts.length}); redeploying it: attempt ${decision.attempt}, ${left} more redeploy${left === 1 ? '' : 's'} allowed after it (deploy-retries: ${settings.deployRetries}).`,
+    );
+    const next = await redeployForRetry(ctx, deployment, revisionId);
+    if (next.revisionId === undefined) {
+      addReason(report, next.why);
+      break;
+    }
+    // From here the report tells of attempts: kept even when the next one ends the run early.
+    report.attempts = attempts;
+    redeployOf = revisionId;
+    revisionId = next.revisionId;
+    startAttempt(report, revisionId);
+    report.headline = `${headline}; revision ${redeployOf} ended ${RETRIED_STATUS}, redeployed as revision ${revisionId} (attempt ${attempts.length + 1})`;
+  }
+  if (attempts.length > 1) await logAttempts(ctx, attempts);
+  return revisionId;
+}
+
+/**
+ * Redeploys a DEPLOY_FAILED revision of this run and finds the revision the redeploy made, proven
+ * this run's as a deploy's is (the answer may name the same id or a new one). A refused redeploy
+ * is told, not thrown: the failure it answered stays the run's result.
+ */
+async function redeployForRetry(
+  ctx: CommandContext,
+  deployment: Deployment,
+  failedRevisionId: string,
+): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
+  let answer: Deployment;
+  try {
+    answer = await ctx.log.group(`Redeploying revision ${failedRevisionId}`, () =>
+      ctx.client.redeployRevision(deployment.id, failedRevisionId, { signal: ctx.signal }),
+    );
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return {
+      why: `The redeploy of revision ${failedRevisionId} (deploy-retries) could not be sent: ${messageOf(error)}.`,
+    };
+  }
+  recordDeployment(ctx.report, answer);
+  return revisionOfThisRun(ctx, answer, failedRevisionId);
+}
+
+/** An attempt as it ended: the report holds its revision and its failure log. */
+function attemptOf(
+  report: CommandReport,
+  revisionId: string,
+  redeployOf: string | undefined,
+  timeline: TimelineEntry[],
+): DeployAttempt {
+  const failureLog = report.failureLog;
+  const logTail = failureLog?.revisionId === revisionId ? failureLog.lines : undefined;
+  return {
+    revisionId,
+    ...(redeployOf === undefined ? {} : { redeployOf }),
+    status: report.revision?.status ?? 'UNKNOWN',
+    timeline,
+    ...(logTail === undefined ? {} : { logTail }),
+  };
+}
+
+/** What the report told of the attempt before belongs to it (kept in `attempts`), not the next. */
+function startAttempt(report: CommandReport, revisionId: string): void {
+  const { statusMessage: _message, supersededBy: _supersededBy, ...code } = report.revision ?? {};
+  report.revision = { ...code, id: revisionId, status: 'UNKNOWN' };
+  delete report.failureLog;
+  delete report.timeline;
+  delete report.reason;
+  delete report.nextStep;
+}
+
+function addReason(report: CommandReport, sentence: string): void {
+  report.reason = report.reason ? `${report.reason} ${sentence}` : sentence;
+}
+
+/** Each attempt in one group: its revision, status and the last line of its log (the reason). */
+async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt[]): Promise<void> {
+  await ctx.log.group(`Attempts (${attempts.length})`, async () => {
+    attempts.forEach((attempt, index) => {
+      const redeploy = attempt.redeployOf ? ` (a redeploy of ${attempt.redeployOf})` : '';
+      const last = attempt.logTail?.at(-1);
+      ctx.log.info(
+        `Attempt ${index + 1}: revision ${attempt.revisionId}${redeploy} ${logSafe(attempt.status, 64)}${last === undefined ? '' : `: ${logSafe(last, 500)}`}`,
+      );
+    });
   });
 }
 

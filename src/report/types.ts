@@ -107,6 +107,21 @@ export interface FailureLogReport {
   unavailable?: string;
 }
 
+/**
+ * deploy with `deploy-retries`: one rollout of this run's code, the deploy's own revision or the
+ * one a redeploy of a DEPLOY_FAILED attempt made.
+ */
+export interface DeployAttempt {
+  revisionId: string;
+  /** The revision this attempt redeployed; absent for the deploy's own. */
+  redeployOf?: string;
+  /** The last status seen. */
+  status: string;
+  timeline: TimelineEntry[];
+  /** The last lines of the log that explains its failure, oldest first: the reason comes last. */
+  logTail?: string[];
+}
+
 export interface CommandReport {
   command: CommandName;
   outcome: Outcome;
@@ -169,6 +184,8 @@ export interface CommandReport {
   /** deploy: true when nothing was sent because the active revision already runs it. */
   skipped?: boolean;
   rollback?: RollbackReport;
+  /** deploy: every attempt, in order, when a redeploy followed (deploy-retries); the last is `revision`. */
+  attempts?: DeployAttempt[];
   /** The final deployment as the server returned it, secret values removed (the `result` output). */
   result?: Record<string, unknown>;
   /** Dry runs: the plan (the `plan` output), secret values hidden. */

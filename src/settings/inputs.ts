@@ -11,6 +11,7 @@ import {
   COMMANDS,
   type CommandName,
   type CommandOptions,
+  checkDeployRetries,
   checkRollbackOnFailure,
   readCommandOptions,
 } from './command-inputs.ts';
@@ -59,6 +60,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const waiting = readWaitSettings(inputs, api.url);
   const dryRun = inputs.flag('dry-run', INPUT_DEFAULTS['dry-run']);
   checkRollbackOnFailure(inputs, command, commandOptions.rollbackOnFailure, waiting.wait);
+  checkDeployRetries(inputs, command, commandOptions.deployRetries, waiting.wait);
 
   inputs.throwProblems();
   // Each of these being undefined recorded a problem above, so throwProblems has thrown.

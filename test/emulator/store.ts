@@ -49,6 +49,8 @@ export interface StoredRevision {
   deployLog: string[];
   /** The failure's status_message, only when the script gave one (production sends none). */
   statusMessage?: string;
+  /** RevisionScript outcome 'deploy-fail-once': a redeploy of it is DEPLOYED. */
+  failsOnce?: boolean;
 }
 
 export interface StoredDeployment {
@@ -243,6 +245,8 @@ export class DeploymentStore {
       deployment,
       withoutCommitSha(revision.sourceRevisionConfig),
       revision.sourceConfig,
+      // What failed once for the platform's sake deploys when redeployed; no queued script.
+      revision.failsOnce ? { outcome: 'deploy' } : undefined,
     );
   }
 
@@ -319,6 +323,7 @@ export class DeploymentStore {
     deployment: StoredDeployment,
     config: SourceRevisionConfig,
     builtWith: SourceConfig = deployment.sourceConfig,
+    scripted?: RevisionScript,
   ): StoredRevision {
     const now = this.now();
     for (const older of deployment.revisions) {
@@ -326,7 +331,7 @@ export class DeploymentStore {
         older.supersededAt = now;
       }
     }
-    const script = this.revisionScripts.get(deployment.name)?.shift();
+    const script = scripted ?? this.revisionScripts.get(deployment.name)?.shift();
     const revisionConfig = withoutUndefined(config);
     const revision: StoredRevision = {
       id: randomUUID(),
@@ -343,6 +348,7 @@ export class DeploymentStore {
       buildLog: script?.buildLog ?? defaultBuildLog(script?.outcome),
       deployLog: script?.deployLog ?? defaultDeployLog(script?.outcome),
       ...(script?.statusMessage === undefined ? {} : { statusMessage: script.statusMessage }),
+      ...(script?.outcome === 'deploy-fail-once' ? { failsOnce: true } : {}),
     };
     deployment.revisions.push(revision);
     return revision;
@@ -362,6 +368,10 @@ function defaultBuildLog(outcome: RevisionScript['outcome'] | undefined): string
 function defaultDeployLog(outcome: RevisionScript['outcome'] | undefined): string[] {
   if (outcome === 'create-fail') return ['error: the revision could not be created'];
   const lines = ['Starting the server', 'Waiting for the health check'];
+  if (outcome === 'deploy-fail-once') {
+    // The message users report when the platform's cluster is briefly out (issue #30).
+    return [...lines, 'Timeout: Deployment is not ready after 300 seconds.'];
+  }
   return outcome === 'deploy-fail'
     ? [...lines, 'error: the health check failed']
     : [...lines, 'Serving'];

@@ -129,12 +129,18 @@ export type RevisionOutcome =
   | 'create-fail'
   | 'build-fail'
   | 'deploy-fail'
+  | 'deploy-fail-once'
   | 'interrupt'
   | 'interrupt-resume'
   | 'stay'
   | 'unknown-status';
 
 export interface RevisionScript {
+  /**
+   * How the revision ends. 'deploy-fail-once': DEPLOY_FAILED in the deploy phase, its deploy log
+   * ending in the platform's readiness timeout (a brief outage, not the code); a redeploy of it
+   * is DEPLOYED, whatever script is queued (the provider's advice: redeploy the revision).
+   */
   outcome: RevisionOutcome;
   /**
    * A status_message on the failed revision: a server that adds one. Default none, as the
