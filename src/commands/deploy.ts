@@ -197,7 +197,21 @@ async function redeployForRetry(
     };
   }
   recordDeployment(ctx.report, answer);
-  return revisionOfThisRun(ctx, answer, failedRevisionId);
+  return revisionOfThisRun(ctx, answer, failedRevisionId, {
+    failedStatus: RETRIED_STATUS,
+    check: async () => {
+      try {
+        const revision = await ctx.client.getRevision(deployment.id, failedRevisionId, {
+          signal: ctx.signal,
+        });
+        return revision.status !== RETRIED_STATUS;
+      } catch (error) {
+        // Not readable yet (a 404 right after the write): the next round reads again.
+        if (ctx.signal.aborted) throw error;
+        return false;
+      }
+    },
+  });
 }
 
 /** An attempt as it ended: the report holds its revision and its failure log. */
@@ -236,7 +250,12 @@ function addReason(report: CommandReport, sentence: string): void {
 async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt[]): Promise<void> {
   await ctx.log.group(`Attempts (${attempts.length})`, async () => {
     attempts.forEach((attempt, index) => {
-      const redeploy = attempt.redeployOf ? ` (a redeploy of ${attempt.redeployOf})` : '';
+      const redeploy =
+        attempt.redeployOf === undefined
+          ? ''
+          : attempt.redeployOf === attempt.revisionId
+            ? ' (redeployed in place)'
+            : ` (a redeploy of ${attempt.redeployOf})`;
       const last = attempt.logTail?.at(-1);
       ctx.log.info(
         `Attempt ${index + 1}: revision ${attempt.revisionId}${redeploy} ${logSafe(attempt.status, 64)}${last === undefined ? '' : `: ${logSafe(last, 500)}`}`,
@@ -256,6 +275,7 @@ async function revisionOfThisRun(
   ctx: CommandContext,
   answer: Deployment,
   previous: string | undefined,
+  restartedInPlace?: RestartCheck,
 ): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
   const named = answer.latest_revision_id ?? undefined;
   if (named !== undefined && named !== previous) return { revisionId: named };
@@ -263,25 +283,45 @@ async function revisionOfThisRun(
     `The answer names no new revision (latest_revision_id ${named ?? 'none'}); looking for this run's revision in the revisions list.`,
   );
   const waited = READ_AFTER_WRITE_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
+  let listed = true;
   for (const delayMs of [0, ...READ_AFTER_WRITE_DELAYS_MS]) {
     if (delayMs > 0) await ctx.clock.sleep(delayMs, ctx.signal);
     const revisions = await ctx.client.listNewestRevisions(answer.id, NEWEST_REVISIONS_READ, {
       signal: ctx.signal,
     });
-    if (revisions === undefined) {
-      return {
-        why: `The control plane accepted the write to ${answer.name}, but its answer named no new revision (latest_revision_id ${named ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
-      };
-    }
-    const newest = newerThan(revisions, previous);
+    listed = revisions !== undefined;
+    const newest = revisions && newerThan(revisions, previous);
     if (newest !== undefined) {
       ctx.log.info(`This run's revision is ${newest} (the newest in the revisions list).`);
       return { revisionId: newest };
     }
+    if (previous !== undefined && restartedInPlace && (await restartedInPlace.check())) {
+      ctx.log.info(
+        `The redeploy restarted revision ${previous} itself: it left ${restartedInPlace.failedStatus} and no newer revision is listed.`,
+      );
+      return { revisionId: previous };
+    }
+    if (!listed && !restartedInPlace) {
+      return {
+        why: `The control plane accepted the write to ${answer.name}, but its answer named no new revision (latest_revision_id ${named ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
+      };
+    }
   }
+  const inPlace = restartedInPlace
+    ? `, and revision ${previous ?? 'none'} itself was still ${restartedInPlace.failedStatus}`
+    : '';
   return {
-    why: `The control plane accepted the write to ${answer.name}, but no revision newer than ${previous ?? 'none'} appeared: the answer named ${named ?? 'none'}, and the revisions list showed nothing newer within ${formatDuration(waited)}.`,
+    why: `The control plane accepted the write to ${answer.name}, but no revision newer than ${previous ?? 'none'} appeared: the answer named ${named ?? 'none'}, and the revisions list ${listed ? 'showed nothing newer' : 'is not served'}${inPlace} within ${formatDuration(waited)}.`,
   };
+}
+
+/**
+ * A redeploy may restart the revision itself rather than make a new one: proven when it has left
+ * the failed status it ended with (a read of it right after the redeploy may still show that).
+ */
+interface RestartCheck {
+  failedStatus: string;
+  check(): Promise<boolean>;
 }
 
 /** Revisions read to find this run's: it is the newest, unless others raced it. */

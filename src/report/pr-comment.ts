@@ -148,9 +148,12 @@ const MAX_ATTEMPT_LOG_LINES = 5;
 /** deploy-retries: one item per attempt, its status, and the end of its log collapsed. */
 function attemptsDetail(attempts: readonly DeployAttempt[]): string {
   const items = attempts.map((attempt, index) => {
-    const redeploy = attempt.redeployOf
-      ? ` (redeploy of ${inlineCode(truncate(attempt.redeployOf, MAX_SHORT))})`
-      : '';
+    const redeploy =
+      attempt.redeployOf === undefined
+        ? ''
+        : attempt.redeployOf === attempt.revisionId
+          ? ' (redeployed in place)'
+          : ` (redeploy of ${inlineCode(truncate(attempt.redeployOf, MAX_SHORT))})`;
     const item = `${index + 1}. ${inlineCode(truncate(attempt.revisionId, MAX_SHORT))}${redeploy} ${inlineCode(truncate(attempt.status, MAX_SHORT))}`;
     const tail = (attempt.logTail ?? [])
       .slice(-MAX_ATTEMPT_LOG_LINES)

@@ -113,7 +113,7 @@ export interface FailureLogReport {
  */
 export interface DeployAttempt {
   revisionId: string;
-  /** The revision this attempt redeployed; absent for the deploy's own. */
+  /** The revision this attempt redeployed (itself when restarted in place); absent for the deploy's own. */
   redeployOf?: string;
   /** The last status seen. */
   status: string;

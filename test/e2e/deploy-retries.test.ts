@@ -140,6 +140,47 @@ describe('deploy-retries', () => {
     expectCleanRun(run, emulator);
   });
 
+  it("sends no redeploy over another run's newer revision, and says so", async () => {
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });
+    // The read of the deployment after the failure is held a second, while another run patches.
+    emulator.inject({
+      method: 'GET',
+      path: /^\/v2\/deployments\/[^/]+$/,
+      kind: 'slow',
+      delayMs: 1000,
+    });
+    let patched: Promise<Response> | undefined;
+
+    const run = await runAction({
+      inputs: deployInputs(emulator, { 'deploy-retries': '1' }),
+      env: ENV,
+      onStdout: (stdout) => {
+        const id = emulator.deployments()[0]?.id;
+        if (patched === undefined && id !== undefined && / DEPLOY_FAILED/.test(stdout)) {
+          patched = fetch(`${emulator.url}/v2/deployments/${id}`, {
+            method: 'PATCH',
+            headers: { 'X-Api-Key': API_KEY, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ source_revision_config: { repo_ref: 'other-run' } }),
+          });
+        }
+      },
+    });
+
+    expect((await patched)?.status).toBe(200);
+    expect(run.exitCode).toBe(1);
+    const [failed, newer] = revisionsOldestFirst();
+    expect(controlPlaneWrites()).toEqual([
+      'POST /v2/deployments',
+      `PATCH /v2/deployments/${emulator.deployments()[0]?.id}`,
+    ]);
+    expect(run.outputs['revision-id']).toBe(failed?.id);
+    expect(run.outputs['revision-status']).toBe('DEPLOY_FAILED');
+    expect(theError(run)).toContain(
+      `No redeploy: revision ${newer?.id}, newer than ${failed?.id}, superseded it (another run's, most likely)`,
+    );
+    expectCleanRun(run, emulator);
+  });
+
   it('stops when the retries are spent, each attempt DEPLOY_FAILED, and names the last', async () => {
     emulator.scriptRevision('agent', { outcome: 'deploy-fail' });
     emulator.scriptRevision('agent', { outcome: 'deploy-fail' });
@@ -165,5 +206,51 @@ describe('deploy-retries', () => {
     expect(summary).toContain(`#### Attempt 1: revision \`${first?.id}\` \`DEPLOY_FAILED\``);
     expect(summary).toContain('error: the health check failed');
     expectCleanRun(run, emulator);
+  });
+});
+
+describe('deploy-retries against a server that redeploys a revision in place', () => {
+  let inPlace: Emulator;
+  beforeAll(async () => {
+    inPlace = await startEmulator({ apiKey: API_KEY, stepMs: 20, redeploysInPlace: true });
+  });
+  afterAll(async () => {
+    await inPlace.close();
+  });
+
+  it('follows the same revision once it has left DEPLOY_FAILED, and ends green', async () => {
+    inPlace.scriptRevision('agent', { outcome: 'deploy-fail-once' });
+
+    const run = await runAction({
+      inputs: deployInputs(inPlace, { 'deploy-retries': '1' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(0);
+    const deploymentId = inPlace.deployments()[0]?.id ?? '';
+    const [revision, ...others] = inPlace.revisions(deploymentId);
+    expect(others).toEqual([]);
+    expect(revision?.status).toBe('DEPLOYED');
+    expect(lines(writesIn(inPlace.requests))).toEqual([
+      'POST /v2/deployments',
+      `POST /v2/deployments/${deploymentId}/revisions/${revision?.id}/redeploy`,
+    ]);
+    expect(run.outputs).toMatchObject({
+      'revision-id': revision?.id,
+      'revision-status': 'DEPLOYED',
+    });
+    expect(run.stdout).toContain(
+      `The redeploy restarted revision ${revision?.id} itself: it left DEPLOY_FAILED and no newer revision is listed.`,
+    );
+    expect(run.stdout).toContain(
+      `Attempt 1: revision ${revision?.id} DEPLOY_FAILED: ${PLATFORM_TIMEOUT}`,
+    );
+    expect(run.stdout).toContain(
+      `Attempt 2: revision ${revision?.id} (redeployed in place) DEPLOYED`,
+    );
+    expect(readable(run.summary)).toContain(
+      `#### Attempt 2: revision \`${revision?.id}\` (redeployed in place) \`DEPLOYED\``,
+    );
+    expectCleanRun(run, inPlace);
   });
 });

@@ -84,6 +84,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
+  /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
+  redeploysInPlace?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -241,6 +243,9 @@ export class DeploymentStore {
    */
   redeploy(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
     deployment.updatedAt = this.now();
+    if (this.settings.redeploysInPlace && revision.deploymentId === deployment.id) {
+      return this.restart(deployment, revision);
+    }
     return this.addRevision(
       deployment,
       withoutCommitSha(revision.sourceRevisionConfig),
@@ -319,6 +324,44 @@ export class DeploymentStore {
     this.revisionScripts.clear();
   }
 
+  /**
+   * EmulatorOptions.redeploysInPlace: the revision goes again from its deploy phase (its image is
+   * built), as the next script says (a deploy-fail-once revision deploys), and becomes the latest.
+   */
+  private restart(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
+    const now = this.now();
+    this.supersedePending(deployment, now);
+    const script: RevisionScript | undefined = revision.failsOnce
+      ? { outcome: 'deploy' }
+      : this.revisionScripts.get(deployment.name)?.shift();
+    const plan = planFor(script);
+    const deployPhase = plan.phases.indexOf('AWAITING_DEPLOY');
+    revision.plan = deployPhase < 0 ? plan : { ...plan, phases: plan.phases.slice(deployPhase) };
+    revision.createdAt = now;
+    revision.stepMs = script?.stepMs ?? this.settings.stepMs;
+    revision.hiddenReads = this.settings.notFoundAfterWrite;
+    revision.deployLog = script?.deployLog ?? defaultDeployLog(script?.outcome);
+    delete revision.supersededAt;
+    delete revision.phaseMs;
+    delete revision.statusMessage;
+    delete revision.failsOnce;
+    if (script?.stepEachRead) revision.stepsRead = 0;
+    else delete revision.stepsRead;
+    if (script?.statusMessage !== undefined) revision.statusMessage = script.statusMessage;
+    if (script?.outcome === 'deploy-fail-once') revision.failsOnce = true;
+    deployment.revisions = [...deployment.revisions.filter((each) => each !== revision), revision];
+    return revision;
+  }
+
+  /** A newer revision supersedes every one still pending: they end SKIPPED. */
+  private supersedePending(deployment: StoredDeployment, now: number): void {
+    for (const older of deployment.revisions) {
+      if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
+        older.supersededAt = now;
+      }
+    }
+  }
+
   private addRevision(
     deployment: StoredDeployment,
     config: SourceRevisionConfig,
@@ -326,11 +369,7 @@ export class DeploymentStore {
     scripted?: RevisionScript,
   ): StoredRevision {
     const now = this.now();
-    for (const older of deployment.revisions) {
-      if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
-        older.supersededAt = now;
-      }
-    }
+    this.supersedePending(deployment, now);
     const script = scripted ?? this.revisionScripts.get(deployment.name)?.shift();
     const revisionConfig = withoutUndefined(config);
     const revision: StoredRevision = {

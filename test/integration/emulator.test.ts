@@ -854,6 +854,27 @@ describe('redeploy', () => {
     );
   });
 
+  it('with redeploysInPlace, restarts the revision itself from its deploy phase', async () => {
+    await start({ redeploysInPlace: true });
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 7);
+    const id = deployment.latest_revision_id;
+    expect(await revisionStatus(deployment.id, id)).toBe('DEPLOY_FAILED');
+    const redeployed = await call(
+      'POST',
+      `/v2/deployments/${deployment.id}/revisions/${id}/redeploy`,
+    );
+    expect(redeployed.body.latest_revision_id).toBe(id);
+    expect(await statusWalk(deployment.id, id, 3)).toEqual([
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYED',
+    ]);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(id);
+  });
+
   it('answers 404 for an unknown deployment or revision', async () => {
     const deployment = await create('agent');
     const unknownDeployment = await call(
