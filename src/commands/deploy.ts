@@ -6,7 +6,7 @@
 import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { logSafe } from '../report/log-text.ts';
-import type { CommandReport, DeployAttempt } from '../report/types.ts';
+import { attemptOrigin, type CommandReport, type DeployAttempt } from '../report/types.ts';
 import {
   type DeployPlan,
   type DesiredDeployment,
@@ -250,12 +250,7 @@ function addReason(report: CommandReport, sentence: string): void {
 async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt[]): Promise<void> {
   await ctx.log.group(`Attempts (${attempts.length})`, async () => {
     attempts.forEach((attempt, index) => {
-      const redeploy =
-        attempt.redeployOf === undefined
-          ? ''
-          : attempt.redeployOf === attempt.revisionId
-            ? ' (redeployed in place)'
-            : ` (a redeploy of ${attempt.redeployOf})`;
+      const redeploy = attemptOrigin(attempt, (id) => id);
       const last = attempt.logTail?.at(-1);
       ctx.log.info(
         `Attempt ${index + 1}: revision ${attempt.revisionId}${redeploy} ${logSafe(attempt.status, 64)}${last === undefined ? '' : `: ${logSafe(last, 500)}`}`,

@@ -15,7 +15,7 @@ import {
   truncate,
 } from './markdown.ts';
 import type { CommandReport, DeployAttempt, Outcome } from './types.ts';
-import { OUTCOME_EMOJI } from './types.ts';
+import { attemptOrigin, OUTCOME_EMOJI } from './types.ts';
 
 const MAX_HEADLINE = 300;
 const MAX_DETAIL = 1000;
@@ -148,12 +148,7 @@ const MAX_ATTEMPT_LOG_LINES = 5;
 /** deploy-retries: one item per attempt, its status, and the end of its log collapsed. */
 function attemptsDetail(attempts: readonly DeployAttempt[]): string {
   const items = attempts.map((attempt, index) => {
-    const redeploy =
-      attempt.redeployOf === undefined
-        ? ''
-        : attempt.redeployOf === attempt.revisionId
-          ? ' (redeployed in place)'
-          : ` (redeploy of ${inlineCode(truncate(attempt.redeployOf, MAX_SHORT))})`;
+    const redeploy = attemptOrigin(attempt, (id) => inlineCode(truncate(id, MAX_SHORT)));
     const item = `${index + 1}. ${inlineCode(truncate(attempt.revisionId, MAX_SHORT))}${redeploy} ${inlineCode(truncate(attempt.status, MAX_SHORT))}`;
     const tail = (attempt.logTail ?? [])
       .slice(-MAX_ATTEMPT_LOG_LINES)

@@ -30,7 +30,7 @@ import type {
   RollbackReport,
   SmokeTestReport,
 } from './types.ts';
-import { OUTCOME_EMOJI } from './types.ts';
+import { attemptOrigin, OUTCOME_EMOJI } from './types.ts';
 
 /** Longest text shown, in code points, per kind of field. */
 export const SUMMARY_LIMITS = {
@@ -225,12 +225,7 @@ function timelineSection({ timeline, attempts }: CommandReport): string {
 /** deploy-retries: each attempt, its statuses and the end of its log (the reason last). */
 function attemptsSection(attempts: readonly DeployAttempt[]): string {
   const parts = attempts.map((attempt, index) => {
-    const redeploy =
-      attempt.redeployOf === undefined
-        ? ''
-        : attempt.redeployOf === attempt.revisionId
-          ? ' (redeployed in place)'
-          : ` (redeploy of ${inlineCode(truncate(attempt.redeployOf, SUMMARY_LIMITS.short))})`;
+    const redeploy = attemptOrigin(attempt, (id) => inlineCode(truncate(id, SUMMARY_LIMITS.short)));
     const heading = `#### Attempt ${index + 1}: revision ${inlineCode(truncate(attempt.revisionId, SUMMARY_LIMITS.short))}${redeploy} ${inlineCode(truncate(attempt.status, SUMMARY_LIMITS.short))}`;
     const timeline = attempt.timeline.length > 0 ? `\n\n${formatTimeline(attempt.timeline)}` : '';
     const tail = (attempt.logTail ?? [])

@@ -122,6 +122,16 @@ export interface DeployAttempt {
   logTail?: string[];
 }
 
+/**
+ * How an attempt came to be, for a sentence: '' for the deploy's own revision, else
+ * " (redeploy of <id>)" or " (redeployed in place)". `id` writes a revision id for the medium.
+ */
+export function attemptOrigin(attempt: DeployAttempt, id: (revisionId: string) => string): string {
+  if (attempt.redeployOf === undefined) return '';
+  if (attempt.redeployOf === attempt.revisionId) return ' (redeployed in place)';
+  return ` (redeploy of ${id(attempt.redeployOf)})`;
+}
+
 export interface CommandReport {
   command: CommandName;
   outcome: Outcome;

@@ -65,7 +65,7 @@ describe('deploy-retries', () => {
       `Attempt 1: revision ${failed?.id} DEPLOY_FAILED: ${PLATFORM_TIMEOUT}`,
     );
     expect(run.stdout).toContain(
-      `Attempt 2: revision ${redeployed?.id} (a redeploy of ${failed?.id}) DEPLOYED`,
+      `Attempt 2: revision ${redeployed?.id} (redeploy of ${failed?.id}) DEPLOYED`,
     );
     // The summary: each attempt with its timeline and the end of its log, the reason last.
     const summary = readable(run.summary);
