@@ -5,30 +5,10 @@
 import { isAbsolute, join } from 'node:path';
 import type { AuthenticateRequest } from '../api/schemas.ts';
 import type { Environment } from '../api/transport.ts';
-import { INPUT_DEFAULTS } from './defaults.ts';
+import { type CommandName, INPUT_DEFAULTS } from './definitions.ts';
 import { parseAge } from './durations.ts';
 import { type InputReading, nonEmpty, requiredMessage } from './input-reading.ts';
 import { parseList } from './parsers.ts';
-
-/** The `command` input: what the run does. */
-export type CommandName =
-  | 'deploy'
-  | 'redeploy'
-  | 'status'
-  | 'delete'
-  | 'listener'
-  | 'authenticate'
-  | 'prune';
-
-export const COMMANDS = [
-  'deploy',
-  'redeploy',
-  'status',
-  'delete',
-  'listener',
-  'authenticate',
-  'prune',
-] as const satisfies readonly CommandName[];
 
 /** `revision-id: previous` asks redeploy for the revision deployed before the active one. */
 export const PREVIOUS_REVISION = 'previous';
@@ -94,8 +74,7 @@ export interface CommandOptions {
   deployRetries: number;
 }
 
-/** `deploy-retries`: none by default; a few at most, each a whole deploy phase inside wait-timeout. */
-const DEFAULT_DEPLOY_RETRIES = 0;
+/** `deploy-retries`: a few at most, each a whole deploy phase inside wait-timeout. */
 const MAX_DEPLOY_RETRIES = 3;
 
 /** What to redeploy or read, the smoke test, prune...: each command's own inputs. */
@@ -138,7 +117,7 @@ export function readCommandOptions(
   const prune = command === 'prune' ? readPrune(inputs) : undefined;
   const skipUnchanged = flag('skip-unchanged', INPUT_DEFAULTS['skip-unchanged']);
   const rollbackOnFailure = flag('rollback-on-failure', INPUT_DEFAULTS['rollback-on-failure']);
-  const deployRetries = inputs.integer('deploy-retries', DEFAULT_DEPLOY_RETRIES, {
+  const deployRetries = inputs.integer('deploy-retries', INPUT_DEFAULTS['deploy-retries'], {
     min: 0,
     max: MAX_DEPLOY_RETRIES,
   });
