@@ -54,6 +54,7 @@ interface ExampleEvent {
 function expressionsFor(event: Record<string, string>): Record<string, string> {
   return {
     'secrets.CONTROL_PLANE_API_KEY': API_KEY,
+    'secrets.PREVIEW_API_KEY': API_KEY,
     'secrets.OPENAI_API_KEY': OPENAI_KEY,
     'github.repository': 'acme/agent',
     'github.token': FAKE_GITHUB_TOKEN,
