@@ -140,7 +140,9 @@ describe('deploy to a listener', () => {
       'revision-status': 'DEPLOYED',
       created: 'true',
     });
-    expect(run.stdout).toContain(`Listener ${LISTENER_ID} serves namespace agents.`);
+    expect(run.stdout).toContain(
+      `Listener ${LISTENER_ID} lists 'agents' (input 'k8s-namespace') among the namespaces it serves.`,
+    );
     expectCleanRun(run, server);
   });
 });

@@ -82,6 +82,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
+  /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
+  answersDeploymentType?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -130,6 +132,11 @@ export class DeploymentStore {
   /** Whether answers carry install_command and build_command. */
   get echoesCommands(): boolean {
     return this.settings.echoesCommands === true;
+  }
+
+  /** Whether answers carry source_config.deployment_type. */
+  get answersDeploymentType(): boolean {
+    return this.settings.answersDeploymentType !== false;
   }
 
   private now(): number {

@@ -49,6 +49,12 @@ export interface EmulatorOptions {
    * production service may (known-behaviour.md). true: they are answered like other fields.
    */
   echoesCommands?: boolean;
+  /**
+   * Default true: answers carry `source_config.deployment_type`. false: it is left out of every
+   * answer, as a server may (issue #26: "deployment_type may be missing from an answer"); the
+   * tier is still stored and still cannot change.
+   */
+  answersDeploymentType?: boolean;
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**
