@@ -73,7 +73,7 @@ export interface GraphConfigReport {
 }
 
 /** One thing worth knowing: the level of its annotation, and its text (server text allowed). */
-export interface RunNotice {
+interface RunNotice {
   level: 'notice' | 'warning';
   message: string;
 }

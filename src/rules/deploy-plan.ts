@@ -126,7 +126,8 @@ function createOnlyFields(
   current: Record<string, unknown>,
 ): CreateOnlyField[] {
   return IMMUTABLE_SOURCE_CONFIG_FIELDS.flatMap((key): CreateOnlyField[] => {
-    const wanted = key === 'listener_config' ? desired.listener_config?.k8s_namespace : desired[key];
+    const wanted =
+      key === 'listener_config' ? desired.listener_config?.k8s_namespace : desired[key];
     if (wanted === undefined) return [];
     const held = current[key];
     return [
@@ -138,7 +139,8 @@ function createOnlyFields(
             ? 'source_config.listener_config.k8s_namespace'
             : `source_config.${key}`,
         wanted,
-        current: key === 'listener_config' ? (isRecord(held) ? held.k8s_namespace : undefined) : held,
+        current:
+          key === 'listener_config' ? (isRecord(held) ? held.k8s_namespace : undefined) : held,
       },
     ];
   });
@@ -181,7 +183,7 @@ function immutableFieldError(
 }
 
 /** What a deploy tells of a field that never changes whose current value it cannot see. */
-export interface CreateOnlyNotice {
+interface CreateOnlyNotice {
   /**
    * `notice`: the answer does not show the current value, so whether it differs is unknown.
    * `warning`: it differs from what this action itself sent last (`sentLast`).
