@@ -177,13 +177,13 @@ function checkTagRef(
   origin: string,
 ): void {
   if (!isTagRef(repoRef)) return;
-  if (config.build_on_push === true) {
-    problem(
-      'build-on-push',
-      `Input 'build-on-push' is true, but ${origin}: a tag never moves, so there is nothing to build on push, and the control plane refuses it. Remove 'build-on-push' (it is sent as false with a tag), or deploy a branch ('repo-ref: main').`,
-    );
-  }
+  if (config.build_on_push === true) problem('build-on-push', buildOnPushWithTagMessage(origin));
   config.build_on_push = false;
+}
+
+/** `build-on-push: true` with a tag; `origin` says where the tag came from. */
+export function buildOnPushWithTagMessage(origin: string): string {
+  return `Input 'build-on-push' is true, but ${origin}: a tag never moves, so there is nothing to build on push, and the control plane refuses it. Remove 'build-on-push' (it is sent as false with a tag), or deploy a branch ('repo-ref: main').`;
 }
 
 function readRevisionConfig(
