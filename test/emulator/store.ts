@@ -53,7 +53,8 @@ export interface StoredRevision {
 
 export interface StoredDeployment {
   id: string;
-  name: string;
+  /** null: made by an agent builder, outside this API (known-behaviour.md). */
+  name: string | null;
   source: SourceKind;
   sourceConfig: SourceConfig;
   secrets: Secret[];
@@ -82,6 +83,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
+  /** The tier answered for container deployments (EmulatorOptions.containerTier). */
+  containerTier?: string | undefined;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -132,6 +135,11 @@ export class DeploymentStore {
     return this.settings.echoesCommands === true;
   }
 
+  /** The tier answered for container deployments, if the server reports one. */
+  get containerTier(): string | undefined {
+    return this.settings.containerTier;
+  }
+
   private now(): number {
     return this.settings.clock.now();
   }
@@ -145,7 +153,9 @@ export class DeploymentStore {
         now >= deployment.deletedAt + this.settings.deleteAfterMs
       ) {
         this.byId.delete(id);
-        if (deployment.deleteTracingProject) this.tracing.delete(deployment.name);
+        if (deployment.deleteTracingProject && deployment.name !== null) {
+          this.tracing.delete(deployment.name);
+        }
       }
     }
   }
@@ -179,13 +189,23 @@ export class DeploymentStore {
     return elapsed * 2 < this.settings.deleteAfterMs ? 'AWAITING_DELETE' : 'AWAITING_FINAL_DELETE';
   }
 
+  /**
+   * Whether a tracing project of that name exists. One kept by a delete without
+   * delete_tracing_project=true holds the name: a create of it is refused (known-behaviour.md).
+   */
+  hasTracingProject(name: string): boolean {
+    this.forgetDeleted();
+    return this.tracing.has(name);
+  }
+
   /** The names of the tracing projects that exist. */
   tracingProjects(): string[] {
     this.forgetDeleted();
     return [...this.tracing];
   }
 
-  create(request: CreateDeploymentRequest): StoredDeployment {
+  /** `nameless`: stored with a null name, as a deployment an agent builder made. */
+  create(request: CreateDeploymentRequest, nameless = false): StoredDeployment {
     const now = this.now();
     const sourceConfig = withoutUndefined({ ...request.source_config });
     if (request.source !== 'external_container') {
@@ -196,10 +216,10 @@ export class DeploymentStore {
       // Assumed: the server's default tier.
       sourceConfig.deployment_type ??= DEFAULT_DEPLOYMENT_TYPE;
     }
-    this.tracing.add(request.name);
+    if (!nameless) this.tracing.add(request.name);
     const deployment: StoredDeployment = {
       id: randomUUID(),
-      name: request.name,
+      name: nameless ? null : request.name,
       source: request.source,
       sourceConfig,
       secrets: request.secrets.map((secret) => ({ ...secret })),
@@ -326,7 +346,8 @@ export class DeploymentStore {
         older.supersededAt = now;
       }
     }
-    const script = this.revisionScripts.get(deployment.name)?.shift();
+    const script =
+      deployment.name === null ? undefined : this.revisionScripts.get(deployment.name)?.shift();
     const revisionConfig = withoutUndefined(config);
     const revision: StoredRevision = {
       id: randomUUID(),
