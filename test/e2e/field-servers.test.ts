@@ -6,12 +6,13 @@
  * listings are paged by the action's own count; new tiers, deployments without a name and a
  * control plane under a path prefix.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CreateDeploymentRequest } from '../../src/api/schemas.ts';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import type { Emulator } from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
+  emulatorPerTest,
   expectCleanRun,
   lines,
   seedDeployment,
@@ -20,15 +21,17 @@ import {
 } from './command-fixtures.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
 
-let emulator: Emulator | undefined;
-async function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, ...options });
-  return emulator;
+const start = emulatorPerTest();
+
+/** A DELETE sent behind the action's back (another job's teardown). */
+async function deleteDeployment(server: Emulator, id: string, dropTracingProject: boolean) {
+  const query = dropTracingProject ? '?delete_tracing_project=true' : '';
+  const answer = await fetch(`${server.url}/v2/deployments/${id}${query}`, {
+    method: 'DELETE',
+    headers: { 'X-Api-Key': API_KEY },
+  });
+  expect(answer.status).toBe(204);
 }
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
 
 /** A self-hosted deploy: an external container, without resource-spec or listener. */
 function containerInputs(server: Emulator, extra: Record<string, string> = {}) {
@@ -131,10 +134,7 @@ describe('a name refused on create (point 4)', () => {
     // A pull request reopened right after its preview's teardown (delete-tracing-project: true).
     const server = await start({ deleteAfterMs: 600 });
     const old = server.seedDeployment(hostedBody('agent-pr-12'));
-    await fetch(`${server.url}/v2/deployments/${old.id}?delete_tracing_project=true`, {
-      method: 'DELETE',
-      headers: { 'X-Api-Key': API_KEY },
-    });
+    await deleteDeployment(server, old.id, true);
 
     const run = await runAction({
       inputs: deployInputs(server, { name: 'agent-pr-12' }),
@@ -154,10 +154,7 @@ describe('a name refused on create (point 4)', () => {
     // The default teardown keeps the tracing project, which keeps the name.
     const server = await start({ deleteAfterMs: 200 });
     const old = server.seedDeployment(hostedBody('agent-pr-12'));
-    await fetch(`${server.url}/v2/deployments/${old.id}`, {
-      method: 'DELETE',
-      headers: { 'X-Api-Key': API_KEY },
-    });
+    await deleteDeployment(server, old.id, false);
 
     const run = await runAction({
       inputs: deployInputs(server, { name: 'agent-pr-12' }),
@@ -206,10 +203,7 @@ describe('a name refused on create (point 4)', () => {
     const running = runAction({ inputs: deployInputs(server), env: ENV });
     await until(() => creates(server).length === 1);
     const other = server.seedDeployment(hostedBody('agent'));
-    await fetch(`${server.url}/v2/deployments/${other.id}?delete_tracing_project=true`, {
-      method: 'DELETE',
-      headers: { 'X-Api-Key': API_KEY },
-    });
+    await deleteDeployment(server, other.id, true);
 
     const run = await running;
 
@@ -223,10 +217,7 @@ describe('a name refused on create (point 4)', () => {
   it('gives up waiting for a deletion at wait-timeout, creating nothing', async () => {
     const server = await start({ deleteAfterMs: 60_000 });
     const old = server.seedDeployment(hostedBody('agent'));
-    await fetch(`${server.url}/v2/deployments/${old.id}`, {
-      method: 'DELETE',
-      headers: { 'X-Api-Key': API_KEY },
-    });
+    await deleteDeployment(server, old.id, false);
 
     const run = await runAction({
       inputs: deployInputs(server, { 'wait-timeout': '300ms' }),
