@@ -5,6 +5,7 @@
  */
 import { afterEach, expect } from 'vitest';
 import type { Deployment, Revision } from '../../src/api/schemas.ts';
+import { type CommandName, INPUTS } from '../../src/settings/definitions.ts';
 import {
   type Emulator,
   type EmulatorOptions,
@@ -30,18 +31,21 @@ export function emulatorPerTest(): (options?: EmulatorOptions) => Promise<Emulat
   };
 }
 
-/** The inputs every command needs: where the control plane is, the key, fast polling. */
+/**
+ * The inputs every command needs: where the control plane is, the key, and for the commands that
+ * wait, fast polling (any other command would warn that it does not use them).
+ */
 export function commandInputs(
   emulator: Emulator,
-  command: string,
+  command: CommandName,
   extra: Record<string, string> = {},
 ): Record<string, string> {
+  const waits = INPUTS['poll-interval'].commands.some((each) => each === command);
   return {
     command,
     'api-url': emulator.url,
     'api-key': API_KEY,
-    'poll-interval': '20ms',
-    'wait-timeout': '10s',
+    ...(waits ? { 'poll-interval': '20ms', 'wait-timeout': '10s' } : {}),
     ...extra,
   };
 }
