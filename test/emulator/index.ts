@@ -157,6 +157,7 @@ class RunningEmulator implements Emulator {
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
         containerTier: options.containerTier,
+        answersDeploymentType: options.answersDeploymentType ?? true,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),

@@ -87,6 +87,8 @@ export interface StoreSettings {
   echoesCommands?: boolean;
   /** The tier answered for container deployments (EmulatorOptions.containerTier). */
   containerTier?: string | undefined;
+  /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
+  answersDeploymentType?: boolean;
   /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
   redeploysInPlace?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
@@ -142,6 +144,11 @@ export class DeploymentStore {
   /** The tier answered for container deployments, if the server reports one. */
   get containerTier(): string | undefined {
     return this.settings.containerTier;
+  }
+
+  /** Whether answers carry source_config.deployment_type. */
+  get answersDeploymentType(): boolean {
+    return this.settings.answersDeploymentType !== false;
   }
 
   private now(): number {
