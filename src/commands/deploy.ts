@@ -14,11 +14,9 @@ import {
   planToJson,
 } from '../rules/deploy-plan.ts';
 import { decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
-import { runIdentity } from '../rules/revision-proof.ts';
+import { redeployIdentity, runIdentity } from '../rules/revision-proof.ts';
 import { PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
-import { formatDuration } from '../settings/durations.ts';
-import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
 import type { TimelineEntry } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
@@ -26,7 +24,7 @@ import type { CommandContext } from './steps/command-context.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { findDeployment } from './steps/find-target.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
-import { findRevisionOfThisRun, writeNewRevision } from './steps/new-revision.ts';
+import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
 import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
@@ -234,7 +232,7 @@ async function followWithRetries(
     log.info(
       `Revision ${revisionId} ended ${RETRIED_STATUS} (attempt ${attempts.length}); redeploying it: attempt ${decision.attempt}, ${left} more redeploy${left === 1 ? '' : 's'} allowed after it (deploy-retries: ${settings.deployRetries}).`,
     );
-    const next = await redeployForRetry(ctx, deployment, revisionId);
+    const next = await redeployForRetry(ctx, deployment, revisionId, deadline);
     if (next.revisionId === undefined) {
       addReason(report, next.why);
       break;
@@ -259,9 +257,19 @@ async function redeployForRetry(
   ctx: CommandContext,
   deployment: Deployment,
   failedRevisionId: string,
+  deadline: number,
 ): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
+  // The redeploy ships the failed revision's code: its revision carries the same ref and commit.
+  const failed = ctx.report.revision;
+  const identity = redeployIdentity({
+    repo_ref: failed?.repoRef,
+    repo_commit_sha: failed?.commitSha,
+    image_uri: failed?.imageUri,
+  });
   let answer: Deployment;
+  let existed: Awaited<ReturnType<typeof revisionsBefore>>;
   try {
+    existed = await revisionsBefore(ctx, deployment);
     answer = await ctx.log.group(`Redeploying revision ${failedRevisionId}`, () =>
       ctx.client.redeployRevision(deployment.id, failedRevisionId, { signal: ctx.signal }),
     );
@@ -272,21 +280,33 @@ async function redeployForRetry(
     };
   }
   recordDeployment(ctx.report, answer);
-  return revisionOfThisRun(ctx, answer, failedRevisionId, {
-    failedStatus: RETRIED_STATUS,
-    check: async () => {
-      try {
-        const revision = await ctx.client.getRevision(deployment.id, failedRevisionId, {
-          signal: ctx.signal,
-        });
-        return revision.status !== RETRIED_STATUS;
-      } catch (error) {
-        // Not readable yet (a 404 right after the write): the next round reads again.
-        if (ctx.signal.aborted) throw error;
-        return false;
-      }
+  const found = await findRevisionOfThisRun(
+    ctx,
+    {
+      deployment: answer,
+      before: [...existed.before, failedRevisionId],
+      listed: existed.listed,
+      deadline,
+      restarted: {
+        revisionId: failedRevisionId,
+        failedStatus: RETRIED_STATUS,
+        check: async (signal) => {
+          try {
+            const revision = await ctx.client.getRevision(deployment.id, failedRevisionId, {
+              signal,
+            });
+            return revision.status !== RETRIED_STATUS;
+          } catch (error) {
+            // Not readable yet (a 404 right after the write): the next look reads again.
+            if (signal.aborted) throw error;
+            return false;
+          }
+        },
+      },
     },
-  });
+    identity,
+  );
+  return found.revisionId === undefined ? { why: found.why } : { revisionId: found.revisionId };
 }
 
 /** An attempt as it ended: the report holds its revision and its failure log. */
@@ -332,80 +352,6 @@ async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt
       );
     });
   });
-}
-
-/**
- * The revision this run's create or PATCH produced. The answer names it when its
- * latest_revision_id is new; a server that builds revisions asynchronously may answer before it
- * is listed, so otherwise it is the newest revision of the revisions list (newest first) that is
- * newer than `previous`, read again over the read-after-write grace. Never a revision older than
- * this run: when none appears, `why` says so.
- */
-async function revisionOfThisRun(
-  ctx: CommandContext,
-  answer: Deployment,
-  previous: string | undefined,
-  restartedInPlace?: RestartCheck,
-): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
-  const named = answer.latest_revision_id ?? undefined;
-  if (named !== undefined && named !== previous) return { revisionId: named };
-  ctx.log.info(
-    `The answer names no new revision (latest_revision_id ${named ?? 'none'}); looking for this run's revision in the revisions list.`,
-  );
-  const waited = READ_AFTER_WRITE_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
-  let listed = true;
-  for (const delayMs of [0, ...READ_AFTER_WRITE_DELAYS_MS]) {
-    if (delayMs > 0) await ctx.clock.sleep(delayMs, ctx.signal);
-    const revisions = await ctx.client.listNewestRevisions(answer.id, NEWEST_REVISIONS_READ, {
-      signal: ctx.signal,
-    });
-    listed = revisions !== undefined;
-    const newest = revisions && newerThan(revisions, previous);
-    if (newest !== undefined) {
-      ctx.log.info(`This run's revision is ${newest} (the newest in the revisions list).`);
-      return { revisionId: newest };
-    }
-    if (previous !== undefined && restartedInPlace && (await restartedInPlace.check())) {
-      ctx.log.info(
-        `The redeploy restarted revision ${previous} itself: it left ${restartedInPlace.failedStatus} and no newer revision is listed.`,
-      );
-      return { revisionId: previous };
-    }
-    if (!listed && !restartedInPlace) {
-      return {
-        why: `The control plane accepted the write to ${answer.name}, but its answer named no new revision (latest_revision_id ${named ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
-      };
-    }
-  }
-  const inPlace = restartedInPlace
-    ? `, and revision ${previous ?? 'none'} itself was still ${restartedInPlace.failedStatus}`
-    : '';
-  return {
-    why: `The control plane accepted the write to ${answer.name}, but no revision newer than ${previous ?? 'none'} appeared: the answer named ${named ?? 'none'}, and the revisions list ${listed ? 'showed nothing newer' : 'is not served'}${inPlace} within ${formatDuration(waited)}.`,
-  };
-}
-
-/**
- * A redeploy may restart the revision itself rather than make a new one: proven when it has left
- * the failed status it ended with (a read of it right after the redeploy may still show that).
- */
-interface RestartCheck {
-  failedStatus: string;
-  check(): Promise<boolean>;
-}
-
-/** Revisions read to find this run's: it is the newest, unless others raced it. */
-const NEWEST_REVISIONS_READ = 10;
-
-/** The newest revision of a newest-first list when it is newer than `previous`. */
-function newerThan(
-  newestFirst: readonly { id: string }[],
-  previous: string | undefined,
-): string | undefined {
-  const newest = newestFirst[0];
-  if (newest === undefined || newest.id === previous) return undefined;
-  // `previous` listed after it, or not at all (none before, or paged away by newer ones).
-  return newest.id;
 }
 
 /**

@@ -132,6 +132,20 @@ export function runIdentity(
     : { kind: 'ref', repoRef };
 }
 
+/**
+ * What a redeploy of a revision makes carry: the same image, or the same ref at the same commit
+ * (a redeploy ships the revision's code, whatever its ref points at by then).
+ */
+export function redeployIdentity(
+  config: RevisionCandidate['source_revision_config'],
+): RunIdentity | undefined {
+  if (config?.image_uri) return { kind: 'image', imageUri: config.image_uri };
+  if (!config?.repo_ref) return undefined;
+  return config.repo_commit_sha
+    ? { kind: 'ref', repoRef: config.repo_ref, commit: config.repo_commit_sha }
+    : { kind: 'ref', repoRef: config.repo_ref };
+}
+
 /** "ref main at commit abc…", "image registry/app:1.2", for messages. */
 export function describeIdentity(identity: RunIdentity | undefined): string {
   if (identity === undefined) return 'nothing that tells its revision apart';

@@ -5,6 +5,7 @@ import {
   type RevisionCandidate,
   type RevisionProof,
   type RunIdentity,
+  redeployIdentity,
   runIdentity,
 } from '../../src/rules/revision-proof.ts';
 
@@ -208,5 +209,15 @@ describe('runIdentity', () => {
     expect(describeIdentity(MAIN)).toBe('ref main');
     expect(describeIdentity(IMAGE)).toBe(`image ${IMAGE.imageUri}`);
     expect(describeIdentity(undefined)).toBe('nothing that tells its revision apart');
+  });
+});
+
+describe('redeployIdentity', () => {
+  it('is the redeployed revision’s image, or its ref at its commit', () => {
+    expect(redeployIdentity({ image_uri: IMAGE.imageUri, repo_ref: null })).toEqual(IMAGE);
+    expect(redeployIdentity({ repo_ref: 'main', repo_commit_sha: SHA })).toEqual(MAIN_AT_SHA);
+    expect(redeployIdentity({ repo_ref: 'main' })).toEqual(MAIN);
+    expect(redeployIdentity({})).toBeUndefined();
+    expect(redeployIdentity(null)).toBeUndefined();
   });
 });

@@ -144,23 +144,35 @@ async function revisionThenMutable(
 }
 
 async function patchAfterListing(
-  { client, signal }: RevisionStep,
+  step: RevisionStep,
   existing: Deployment,
   body: PatchDeploymentRequest,
 ): Promise<RevisionWrite> {
-  const listedBefore = await client.listNewestRevisions(existing.id, NEWEST_REVISIONS_READ, {
+  const { before, listed } = await revisionsBefore(step, existing);
+  const { deployment, attempts } = await step.client.patchDeploymentCounted(existing.id, body, {
+    signal: step.signal,
+  });
+  return { by: 'patch', deployment, before, listed, attempts };
+}
+
+/**
+ * The ids of the revisions that exist before a write (the newest listed, the latest and the
+ * active one), and whether the server lists revisions: what proves a revision new after it.
+ */
+export async function revisionsBefore(
+  { client, signal }: Pick<RevisionStep, 'client' | 'signal'>,
+  deployment: Deployment,
+): Promise<{ before: string[]; listed: boolean }> {
+  const listed = await client.listNewestRevisions(deployment.id, NEWEST_REVISIONS_READ, {
     signal,
   });
   const before = [
-    ...(listedBefore ?? []).map((revision) => revision.id),
-    ...[existing.latest_revision_id, existing.active_revision_id].filter(
+    ...(listed ?? []).map((revision) => revision.id),
+    ...[deployment.latest_revision_id, deployment.active_revision_id].filter(
       (id): id is string => typeof id === 'string',
     ),
   ];
-  const { deployment, attempts } = await client.patchDeploymentCounted(existing.id, body, {
-    signal,
-  });
-  return { by: 'patch', deployment, before, listed: listedBefore !== undefined, attempts };
+  return { before, listed: listed !== undefined };
 }
 
 type RevisionFound =
@@ -168,26 +180,48 @@ type RevisionFound =
   | { revisionId?: undefined; why: string; nextStep: string };
 
 /**
- * This run's revision after a PATCH: proven from the answer's latest revision and the revisions
- * list, never the newest listed one unchecked. A revision the list shows late is looked for on
- * the one poll loop until the wait's deadline (`wait-timeout`; with `wait: false`, the
- * read-after-write grace); then the run fails saying it may still appear.
+ * A redeploy may restart the revision itself rather than make a new one: proven when it has
+ * left the failed status it ended with (a read right after the redeploy may still show that).
+ */
+interface RestartCheck {
+  revisionId: string;
+  failedStatus: string;
+  /** Whether the revision has left `failedStatus`; false while it cannot be read yet. */
+  check(signal: AbortSignal): Promise<boolean>;
+}
+
+/** What one look showed: the list (undefined when not served), and whether a restart is seen. */
+interface Look {
+  listed: Revision[] | undefined;
+  restarted: boolean;
+}
+
+/**
+ * This run's revision after a write that does not answer it (a PATCH, a redeploy): proven from
+ * the answer's latest revision and the revisions list, never the newest listed one unchecked. A
+ * revision the list shows late is looked for on the one poll loop until the wait's deadline
+ * (`wait-timeout`, or `deadline`; with `wait: false`, the read-after-write grace); then the run
+ * fails saying it may still appear.
  */
 export async function findRevisionOfThisRun(
   step: RevisionStep,
   write: Pick<Extract<RevisionWrite, { by: 'patch' }>, 'deployment' | 'before' | 'listed'> & {
-    /** How many times the PATCH was sent (each repeat may have made a revision). Default 1. */
+    /** How many times the write was sent (each repeat may have made a revision). Default 1. */
     attempts?: number;
     /**
      * A create: no other run can have made a revision of the deployment, so a revision the
      * answer names and proves is enough, without reading the list for a second one.
      */
     answerSuffices?: boolean;
+    /** A redeploy: the revision it may have restarted in place. */
+    restarted?: RestartCheck;
+    /** When to stop looking (on step.clock), when not wait-timeout from now. */
+    deadline?: number;
   },
   identity: RunIdentity | undefined,
 ): Promise<RevisionFound> {
   const { client, log, settings, signal } = step;
-  const { deployment, before, attempts } = write;
+  const { deployment, before, attempts, restarted } = write;
   const answered: RevisionCandidate[] = deployment.latest_revision_id
     ? [
         {
@@ -202,36 +236,46 @@ export async function findRevisionOfThisRun(
     const proof = proveRevisionOfThisRun({ before, after: answered, identity, attempts });
     if (proof.kind === 'proven') return { revisionId: proof.revisionId };
   }
-  if (!write.listed) {
+  if (!write.listed && restarted === undefined) {
     return {
       why: `The control plane accepted the write to ${deployment.name}, but its answer named no new revision carrying ${carries} (latest_revision_id ${deployment.latest_revision_id ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
       nextStep: NOTHING_OLDER_REPORTED,
     };
   }
 
-  const lookMs = settings.wait
-    ? settings.waitTimeoutMs
-    : Math.min(settings.waitTimeoutMs, sum(READ_AFTER_WRITE_DELAYS_MS));
-  // What the last list read showed (set by isDone, read after the wait).
-  const last: { proof: RevisionProof; listing: boolean } = {
+  const lookMs =
+    write.deadline !== undefined
+      ? Math.max(0, write.deadline - step.clock.now())
+      : settings.wait
+        ? settings.waitTimeoutMs
+        : Math.min(settings.waitTimeoutMs, sum(READ_AFTER_WRITE_DELAYS_MS));
+  // What the last look showed (set by isDone, read after the wait).
+  const last: { proof: RevisionProof; listing: boolean; restarted: boolean } = {
     proof: { kind: 'none', others: [] },
-    listing: true,
+    listing: write.listed,
+    restarted: false,
   };
-  const polled = await pollUntil<Revision[] | undefined>({
-    read: (readSignal, retryDeadline) =>
-      client.listNewestRevisions(deployment.id, NEWEST_REVISIONS_READ, {
-        signal: readSignal,
-        retryDeadline,
-      }),
-    isDone: (listed) => {
+  const proofOf = (listed: Revision[] | undefined): RevisionProof =>
+    proveRevisionOfThisRun({ before, after: [...answered, ...(listed ?? [])], identity, attempts });
+  const polled = await pollUntil<Look>({
+    read: async (readSignal, retryDeadline) => {
+      const listed = write.listed
+        ? await client.listNewestRevisions(deployment.id, NEWEST_REVISIONS_READ, {
+            signal: readSignal,
+            retryDeadline,
+          })
+        : undefined;
+      const found = proofOf(listed).kind !== 'none';
+      return {
+        listed,
+        restarted: !found && restarted !== undefined && (await restarted.check(readSignal)),
+      };
+    },
+    isDone: ({ listed, restarted: seen }) => {
       last.listing = listed !== undefined;
-      last.proof = proveRevisionOfThisRun({
-        before,
-        after: [...answered, ...(listed ?? [])],
-        identity,
-        attempts,
-      });
-      return last.proof.kind !== 'none' || !last.listing;
+      last.proof = proofOf(listed);
+      last.restarted = seen;
+      return last.proof.kind !== 'none' || seen || (!last.listing && restarted === undefined);
     },
     clock: step.clock,
     pollIntervalMs: lookingInterval(settings.pollInterval),
@@ -254,7 +298,13 @@ export async function findRevisionOfThisRun(
       nextStep: `Check them with 'command: status' and 'revision-id'. Use a 'concurrency' group in the workflow so that two runs never race.`,
     };
   }
-  if (!last.listing) {
+  if (last.restarted && restarted !== undefined) {
+    log.info(
+      `The redeploy restarted revision ${restarted.revisionId} itself: it left ${restarted.failedStatus} and no new revision carrying ${carries} is listed.`,
+    );
+    return { revisionId: restarted.revisionId };
+  }
+  if (!last.listing && restarted === undefined) {
     return {
       why: `The control plane accepted the write to ${deployment.name}, but it stopped listing revisions, so this run's revision cannot be found.`,
       nextStep: NOTHING_OLDER_REPORTED,
@@ -264,8 +314,15 @@ export async function findRevisionOfThisRun(
     polled.kind === 'timeout' && polled.lastError !== undefined
       ? ` The last read of the revisions list failed: ${messageOf(polled.lastError)}`
       : '';
+  const inPlace = restarted
+    ? `, and revision ${restarted.revisionId} itself was still ${restarted.failedStatus}`
+    : '';
+  const within =
+    write.deadline !== undefined
+      ? 'before the deadline'
+      : `within ${settings.wait ? 'wait-timeout ' : ''}${formatDuration(lookMs)}`;
   return {
-    why: `The control plane accepted the write to ${deployment.name}, but no new revision carrying ${carries} was listed within ${settings.wait ? 'wait-timeout ' : ''}${formatDuration(lookMs)}${othersText(settled.others)}. It may still appear.${lastError}`,
+    why: `The control plane accepted the write to ${deployment.name}, but no new revision carrying ${carries} was listed ${within}${othersText(settled.others)}${inPlace}. It may still appear.${lastError}`,
     nextStep: `${NOTHING_OLDER_REPORTED} Check the deployment with 'command: status' (this run's revision may still appear), or raise 'wait-timeout'.`,
   };
 }
