@@ -162,6 +162,7 @@ class RunningEmulator implements Emulator {
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
         revisionsListedAfterMs: options.revisionsListedAfterMs ?? 0,
+        answersDeploymentType: options.answersDeploymentType ?? true,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),
