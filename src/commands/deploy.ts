@@ -94,7 +94,12 @@ export async function deploy(ctx: CommandContext): Promise<void> {
       : existing && (await updateDeployment(ctx, plan, existing, name));
   if (written === undefined) return;
   const { deployment } = written;
-  const revisionId = await followWithRetries(ctx, deployment, written.revisionId);
+  const revisionId = await followWithRetries(
+    ctx,
+    deployment,
+    written.revisionId,
+    written.waitDeadline,
+  );
   await rollBackIfAsked(ctx, {
     deploymentId: deployment.id,
     previousRevisionId: existing?.active_revision_id ?? undefined,
@@ -107,6 +112,8 @@ export async function deploy(ctx: CommandContext): Promise<void> {
 interface Written {
   deployment: Deployment;
   revisionId: string;
+  /** When the wait ends, when looking for the revision already counted against wait-timeout. */
+  waitDeadline?: number;
 }
 
 /** The create, and its first revision; undefined when the report already tells the failure. */
@@ -173,9 +180,11 @@ async function updateDeployment(
     return { deployment, revisionId: write.revision.id };
   }
   log.info(`Deployment ${deployment.name} (${deployment.id}) patched.`);
+  // The look for a revision listed late is part of the wait: one wait-timeout bounds both.
+  const waitDeadline = ctx.settings.wait ? ctx.clock.now() + ctx.settings.waitTimeoutMs : undefined;
   const found = await findRevisionOfThisRun(
     ctx,
-    write,
+    { ...write, ...(waitDeadline === undefined ? {} : { deadline: waitDeadline }) },
     runIdentity(
       existing.source ?? ctx.settings.source,
       plan.body.source_revision_config,
@@ -183,7 +192,11 @@ async function updateDeployment(
     ),
   );
   if (found.revisionId === undefined) return noRevision(ctx, found.why, found.nextStep);
-  return { deployment, revisionId: found.revisionId };
+  return {
+    deployment,
+    revisionId: found.revisionId,
+    ...(waitDeadline === undefined ? {} : { waitDeadline }),
+  };
 }
 
 /** The write was accepted, but no revision can be reported as this run's. */
@@ -204,9 +217,10 @@ async function followWithRetries(
   ctx: CommandContext,
   deployment: Deployment,
   firstRevisionId: string,
+  waitDeadline?: number,
 ): Promise<string> {
   const { settings, report, log, clock } = ctx;
-  const deadline = clock.now() + settings.waitTimeoutMs;
+  const deadline = waitDeadline ?? clock.now() + settings.waitTimeoutMs;
   const headline = report.headline;
   const attempts: DeployAttempt[] = [];
   let revisionId = firstRevisionId;

@@ -271,6 +271,32 @@ describe("on the PATCH path, this run's revision is proven, never guessed", () =
   });
 });
 
+describe('the revision a redeploy of deploy-retries made', () => {
+  it('is proven as a deploy’s: another run’s landing right after the redeploy is passed over', async () => {
+    const emulator = await startEmulator({
+      apiKey: API_KEY,
+      stepMs: 20,
+      concurrentPatch: { repo_ref: 'other-run' },
+    });
+    emulators.push(emulator);
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });
+
+    const run = await runAction({
+      inputs: deployInputs(emulator, { 'deploy-retries': '1' }),
+      env: ENV,
+    });
+
+    const deploymentId = emulator.deployments()[0]?.id ?? '';
+    const [failed, redeployed] = revisionsFrom(emulator, deploymentId, 'main');
+    const [theirs] = revisionsFrom(emulator, deploymentId, 'other-run');
+    expect(theirs).toBeDefined();
+    expect(redeployed).toBeDefined();
+    expect(run.stdout).toContain(`Redeploying revision ${failed}`);
+    expect(run.outputs['revision-id']).toBe(redeployed);
+    expect(run.stdout).toContain(`This run's revision is ${redeployed}`);
+  });
+});
+
 describe('a revision the list shows late', () => {
   it('is looked for until wait-timeout, past the read-after-write grace', async () => {
     const { emulator, deploymentId } = await withDeployed({
@@ -287,6 +313,24 @@ describe('a revision the list shows late', () => {
     const [ours] = revisionsFrom(emulator, deploymentId, 'main').slice(-1);
     expect(run.outputs['revision-id']).toBe(ours);
     expect(run.outputs['revision-status']).toBe('DEPLOYED');
+  });
+
+  it('counts the look against wait-timeout: one wait-timeout bounds the look and the wait after it', async () => {
+    const { emulator } = await withDeployed({
+      patchAnswersStale: true,
+      revisionsListedAfterMs: 3_000,
+    });
+    // DEPLOYED 6 s after the write: within 3 s of look plus a whole wait-timeout, not within one.
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 1_000 });
+
+    const run = await runAction({
+      inputs: deployInputs(emulator, { 'wait-timeout': '5s', 'poll-interval': '200ms' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs['revision-status']).not.toBe('DEPLOYED');
+    expect(theError(run)).toContain('did not reach DEPLOYED within wait-timeout 5s');
   });
 
   it('fails at wait-timeout saying it may still appear, and how to check', async () => {

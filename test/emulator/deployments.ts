@@ -396,5 +396,6 @@ export function redeployRevision(context: EmulatorContext, request: EmulatorRequ
   if (revision === undefined) return detail(404, `Revision ID ${revisionId} not found`);
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
   context.store.redeploy(deployment, revision);
+  anotherRunPatches(context, deployment);
   return json(200, viewOf(context, deployment));
 }

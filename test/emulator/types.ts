@@ -36,8 +36,8 @@ export interface EmulatorOptions {
   revisionPostSupported?: boolean;
   /**
    * Default none. Another run's PATCH with this source_revision_config lands right after each
-   * write of a client that makes a revision (a PATCH, a POST .../revisions), before that write
-   * is answered: its revision is the newest. Two runs without a concurrency group.
+   * write of a client that makes a revision (a PATCH, a POST .../revisions, a redeploy), before
+   * that write is answered: its revision is the newest. Two runs without a concurrency group.
    */
   concurrentPatch?: { repo_ref?: string; image_uri?: string };
   /**

@@ -317,10 +317,9 @@ export async function findRevisionOfThisRun(
   const inPlace = restarted
     ? `, and revision ${restarted.revisionId} itself was still ${restarted.failedStatus}`
     : '';
-  const within =
-    write.deadline !== undefined
-      ? 'before the deadline'
-      : `within ${settings.wait ? 'wait-timeout ' : ''}${formatDuration(lookMs)}`;
+  const within = settings.wait
+    ? `within wait-timeout ${formatDuration(settings.waitTimeoutMs)}`
+    : `within ${formatDuration(lookMs)}`;
   return {
     why: `The control plane accepted the write to ${deployment.name}, but no new revision carrying ${carries} was listed ${within}${othersText(settled.others)}${inPlace}. It may still appear.${lastError}`,
     nextStep: `${NOTHING_OLDER_REPORTED} Check the deployment with 'command: status' (this run's revision may still appear), or raise 'wait-timeout'.`,
