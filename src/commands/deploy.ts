@@ -22,8 +22,8 @@ import type { TimelineEntry } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
 import type { CommandContext } from './steps/command-context.ts';
+import { createDeployment, findDeploymentToDeploy } from './steps/create-deployment.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
-import { findDeployment } from './steps/find-target.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
 import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
 import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
@@ -32,7 +32,7 @@ export async function deploy(ctx: CommandContext): Promise<void> {
   const { settings, log, report } = ctx;
   // Before any request: a broken graph configuration would only fail the build minutes later.
   checkGraphConfigFile(ctx);
-  const existing = await log.group('Looking up the deployment', () => findDeployment(ctx));
+  const existing = await log.group('Looking up the deployment', () => findDeploymentToDeploy(ctx));
   if (existing) recordDeployment(report, existing);
   const listenerId = settings.sourceConfig.listener_id;
   const namespace = settings.sourceConfig.listener_config?.k8s_namespace;
@@ -90,7 +90,7 @@ export async function deploy(ctx: CommandContext): Promise<void> {
 
   const written =
     plan.action === 'create'
-      ? await createDeployment(ctx, plan.body, name)
+      ? await createAndFindRevision(ctx, plan.body, name)
       : existing && (await updateDeployment(ctx, plan, existing, name));
   if (written === undefined) return;
   const { deployment } = written;
@@ -117,14 +117,14 @@ interface Written {
 }
 
 /** The create, and its first revision; undefined when the report already tells the failure. */
-async function createDeployment(
+async function createAndFindRevision(
   ctx: CommandContext,
   body: Extract<DeployPlan, { action: 'create' }>['body'],
   name: string | undefined,
 ): Promise<Written | undefined> {
-  const { client, log, report } = ctx;
+  const { log, report } = ctx;
   const deployment = await log.group(`Creating deployment ${name}`, () =>
-    client.createDeployment(body, { signal: ctx.signal }),
+    createDeployment(ctx, body),
   );
   report.created = true;
   report.skipped = false;

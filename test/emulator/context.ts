@@ -18,6 +18,11 @@ export interface EmulatorSettings {
   concurrentPatch: { repo_ref?: string; image_uri?: string } | undefined;
   /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
   pageCap: number | undefined;
+  listOffset: 'next' | 'null' | 'sent';
+  exactNameFilter: boolean;
+  namelessInNameFilters: boolean;
+  duplicateNameStatus: 400 | 409;
+  containerCreateNeedsResourceSpec: boolean;
 }
 
 export interface EmulatorContext {
