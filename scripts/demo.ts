@@ -17,13 +17,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../test/emulator/index.ts';
-import { fakeCommitSha } from '../test/emulator/store.ts';
 import { FAKE_GITHUB_TOKEN, startGitHubDouble } from '../test/support/github-double.ts';
 import { type ActionRun, runAction } from '../test/support/run-action.ts';
 import { runnerLogView, summaryView } from '../test/support/runner-view.ts';
 
 const API_KEY = 'demo-api-key';
 const PR_NUMBER = 12;
+const PR_HEAD = 'f'.repeat(40);
 const emulator = await startEmulator({ apiKey: API_KEY, stepMs: 300 });
 const github = await startGitHubDouble();
 // The checkout: the repository being deployed, with its graph configuration.
@@ -61,8 +61,10 @@ const push = (sha: string) => ({
 
 let unexpected = false;
 try {
-  // The emulator builds commit sha1(repo_ref): the push "checked out" that commit of main.
-  const first = push(fakeCommitSha({ repo_ref: 'main' }));
+  // Each push moves its branch on the emulator's repository, as a push to GitHub does.
+  const firstSha = '1'.repeat(40);
+  emulator.pushCommit('main', firstSha);
+  const first = push(firstSha);
   show(
     '1. A push to main: demo-agent does not exist yet, so it is created',
     0,
@@ -71,6 +73,7 @@ try {
   show('2. The same commit again: nothing changed, so nothing is sent', 0, await run({}, first));
 
   emulator.scriptRevision('demo-agent', { outcome: 'build-fail' });
+  emulator.pushCommit('main', '2'.repeat(40));
   show(
     '3. A push whose build fails: the step fails with the build log',
     1,
@@ -98,6 +101,7 @@ function run(extra: Record<string, string>, env: Record<string, string>): Promis
 
 /** The event of a pull request from a branch of the repository, as the runner writes it. */
 async function pullRequest(): Promise<Record<string, string>> {
+  emulator.pushCommit('feature', PR_HEAD);
   const eventPath = join(workspace, 'pull-request.json');
   const repository = { full_name: 'acme/demo-agent' };
   await writeFile(
@@ -107,7 +111,7 @@ async function pullRequest(): Promise<Record<string, string>> {
       number: PR_NUMBER,
       pull_request: {
         number: PR_NUMBER,
-        head: { ref: 'feature', sha: 'f'.repeat(40), repo: repository },
+        head: { ref: 'feature', sha: PR_HEAD, repo: repository },
         base: { ref: 'main', repo: repository },
       },
       repository: { name: 'demo-agent', owner: { login: 'acme' } },

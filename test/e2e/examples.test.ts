@@ -46,6 +46,8 @@ const ActionInputsSchema = z.looseObject({
 interface ExampleEvent {
   expressions: Record<string, string>;
   env: Record<string, string>;
+  /** The push behind the event: the ref (as the API names it) is at this commit when it runs. */
+  pushed?: { ref: string; sha: string };
 }
 
 /**
@@ -124,6 +126,7 @@ async function runExample(file: string, job: string, event: ExampleEvent, stepId
 
 /** One deploy-action step as the runner runs it: defaults, `with:` and `env:` evaluated. */
 async function runStep(step: Step, event: ExampleEvent) {
+  if (event.pushed) emulator.pushCommit(event.pushed.ref, event.pushed.sha);
   const expressions = expressionsFor(event.expressions);
   const inputs: Record<string, string> = {};
   for (const [name, value] of Object.entries(defaults)) inputs[name] = evaluate(value, expressions);
@@ -160,6 +163,7 @@ function pushEvent(sha: string): ExampleEvent {
       GITHUB_REF_TYPE: 'branch',
       GITHUB_SHA: sha,
     },
+    pushed: { ref: 'main', sha },
   };
 }
 
@@ -196,6 +200,7 @@ async function pullRequestEvent(action: 'opened' | 'reopened' | 'closed'): Promi
       GITHUB_REF_NAME: `${PR_NUMBER}/merge`,
       GITHUB_HEAD_REF: 'feature',
     },
+    pushed: { ref: 'feature', sha: 'f'.repeat(40) },
   };
 }
 
@@ -238,6 +243,7 @@ describe('the examples, run as they are against the emulator', () => {
         GITHUB_REF_TYPE: 'tag',
         GITHUB_SHA: TAG_SHA,
       },
+      pushed: { ref: 'refs/tags/v1.2.0', sha: TAG_SHA },
     });
 
     expect(run.exitCode).toBe(0);
@@ -359,6 +365,7 @@ async function readmeEvent(on: unknown, jobIf: unknown): Promise<ExampleEvent> {
         GITHUB_REF_TYPE: 'tag',
         GITHUB_SHA: TAG_SHA,
       },
+      pushed: { ref: 'refs/tags/v1.3.0', sha: TAG_SHA },
     };
   }
   if (triggers.includes('"branches"')) return pushEvent(PUSH_SHA);
