@@ -6,6 +6,7 @@
 import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { logSafe } from '../report/log-text.ts';
+import type { CommandReport } from '../report/types.ts';
 import {
   type DeployPlan,
   type DesiredDeployment,
@@ -21,6 +22,7 @@ import type { CommandContext } from './steps/command-context.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { findDeployment } from './steps/find-target.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
+import { makeDeployRecord, readRecordEvidence } from './steps/record-proof.ts';
 import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
@@ -64,6 +66,9 @@ export async function deploy(ctx: CommandContext): Promise<void> {
       return;
     }
     log.info(`Not skipped (skip-unchanged): ${decision.reason}.`);
+    if (decision.recordFailure !== undefined) {
+      log.notice(`skip-unchanged: the deploy record proves nothing: ${decision.recordFailure}.`);
+    }
   }
   logPlan(ctx, plan, name);
 
@@ -116,6 +121,21 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     deployedRevisionId: revisionId,
     created: plan.action === 'create',
   });
+  // Only a deploy that ended DEPLOYED (and passed its smoke test, when asked) is recorded: a
+  // re-run of it may then skip.
+  if (settings.skipUnchanged && deployedAsAsked(ctx.report, revisionId)) {
+    await makeDeployRecord(ctx, desired, deployment.id, revisionId);
+  }
+}
+
+function deployedAsAsked(report: CommandReport, revisionId: string): boolean {
+  return (
+    report.outcome === 'success' &&
+    report.revision?.id === revisionId &&
+    report.revision.status === 'DEPLOYED' &&
+    report.smokeTest?.result !== 'failed' &&
+    report.rollback === undefined
+  );
 }
 
 /**
@@ -188,11 +208,20 @@ async function decideWhetherToSkip(
   plan: DeployPlan,
   existing: Deployment,
 ): Promise<Extract<SkipDecision, { kind: 'deploy' | 'skip' }>> {
+  const { log } = ctx;
   let input: SkipInput = { desired, plan, existing, workflow: ctx.workflow ?? {} };
-  // Each read is asked for at most once: the active revision, then the revisions list.
-  for (let round = 0; round < 3; round++) {
+  // Each read is asked for at most once: the active revision, the revisions list, the record.
+  for (let round = 0; round < 4; round++) {
     const decision = decideSkip(input);
     if (decision.kind === 'deploy' || decision.kind === 'skip') return decision;
+    if (decision.kind === 'read-record') {
+      if (input.record !== undefined) break;
+      const record = await log.group('Looking for the deploy record', () =>
+        readRecordEvidence(ctx, desired, existing),
+      );
+      input = { ...input, record };
+      continue;
+    }
     try {
       if (decision.kind === 'read-active') {
         if (input.activeRevision !== undefined) break;
@@ -224,8 +253,14 @@ async function skip(
   decision: Extract<SkipDecision, { kind: 'skip' }>,
 ): Promise<void> {
   const { report, log, settings } = ctx;
-  const { revision } = decision;
+  const { revision, proof } = decision;
   recordRevision(report, revision);
+  if (proof !== undefined) {
+    report.skipProof = {
+      ...(proof.record.runUrl === undefined ? {} : { runUrl: proof.record.runUrl }),
+      ...(proof.where === undefined ? {} : { where: proof.where }),
+    };
+  }
   log.info(`Skipped (skip-unchanged): ${decision.reason}`);
   if (settings.dryRun) {
     report.outcome = 'planned';
@@ -236,6 +271,9 @@ async function skip(
       name: existing.name,
       revision_id: revision.id,
       reason: decision.reason,
+      ...(proof === undefined
+        ? {}
+        : { proven_by: proof.record.runUrl ?? proof.where ?? 'a deploy record' }),
     };
     report.headline = `Dry run: would skip deployment ${existing.name}: revision ${revision.id} already runs this`;
     return;

@@ -149,6 +149,7 @@ class RunningEmulator implements Emulator {
         revisionsNameDeployment: options.revisionsNameDeployment ?? false,
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
+        secretsInAnswers: options.secretsInAnswers ?? 'names',
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),

@@ -82,6 +82,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
+  /** How answers show secrets (EmulatorOptions.secretsInAnswers). */
+  secretsInAnswers?: 'names' | 'values' | 'placeholders';
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -125,6 +127,11 @@ export class DeploymentStore {
   /** Whether revision answers carry `source_config`. */
   get revisionsShowSourceConfig(): boolean {
     return this.settings.revisionsShowSourceConfig === true;
+  }
+
+  /** How answers show secrets: names only, real values, or placeholders. */
+  get secretsInAnswers(): 'names' | 'values' | 'placeholders' {
+    return this.settings.secretsInAnswers ?? 'names';
   }
 
   /** Whether answers carry install_command and build_command. */

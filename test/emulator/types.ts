@@ -49,6 +49,12 @@ export interface EmulatorOptions {
    * production service may (known-behaviour.md). true: they are answered like other fields.
    */
   echoesCommands?: boolean;
+  /**
+   * How a deployment answer shows its secrets. 'names' (default): `{name}` only. 'values':
+   * `{name, value}` with the real values, as the servers seen in the field answer
+   * (known-behaviour.md). 'placeholders': `{name, value: '********'}`, as a server that masks them.
+   */
+  secretsInAnswers?: 'names' | 'values' | 'placeholders';
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**

@@ -43,6 +43,7 @@ function recordingLog(): Logger & { lines: string[] } {
     lines,
     info: (message) => lines.push(message),
     warning: (message) => lines.push(`warning: ${message}`),
+    notice: (message) => lines.push(`notice: ${message}`),
     debug: () => {},
     group: async (title, body) => {
       lines.push(`group: ${title}`);

@@ -88,6 +88,7 @@ function contextFor(
     log: {
       info: () => {},
       warning: () => {},
+      notice: () => {},
       debug: () => {},
       group: (_title, body) => body(),
     },

@@ -10,6 +10,8 @@ import type { Clock } from '../../wait/clock.ts';
 export interface Logger {
   info(message: string): void;
   warning(message: string): void;
+  /** What a person may want to act on, though nothing failed (a proof that could not be made). */
+  notice(message: string): void;
   debug(message: string): void;
   group<T>(title: string, body: () => Promise<T>): Promise<T>;
 }
