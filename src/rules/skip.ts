@@ -14,6 +14,10 @@
  * So the active revision must be the newest one, and must have been built from this
  * configuration: shown by its own source_config when the server sends one, else by being the
  * first revision of its code (no older revision it could be a redeploy of).
+ *
+ * What no answer shows (secret values the server masks, fields it never echoes, which of two
+ * builds of one commit is active) only the deploy record can prove (deploy-record.ts): it is read
+ * last (`read-record`), and only when nothing else rules the skip out.
  */
 import type { Deployment, Revision } from '../api/schemas.ts';
 import { type DeployPlan, type DesiredDeployment, sameSourceConfigValue } from './deploy-plan.ts';
