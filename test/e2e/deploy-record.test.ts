@@ -19,8 +19,8 @@ import {
   startGitHubDouble,
 } from '../support/github-double.ts';
 import { runAction } from '../support/run-action.ts';
-import { expectCleanRun, readable, writesIn } from './command-fixtures.ts';
-import { API_KEY } from './helpers.ts';
+import { callEmulatorApi, expectCleanRun, readable, writesIn } from './command-fixtures.ts';
+import { API_KEY, deployInputs } from './helpers.ts';
 
 const MAIN_SHA = fakeCommitSha({ repo_ref: 'main' });
 const SECRET = 'openai-value-4c1d9e8f';
@@ -49,19 +49,12 @@ afterEach(async () => {
 
 /** The README quick start's inputs (with secrets), pointed at the emulator and the double. */
 function quickStart(extra: Record<string, string> = {}) {
-  return {
-    'api-url': emulator.url,
-    'api-key': API_KEY,
-    name: 'agent',
-    'repo-url': 'https://github.com/acme/agent',
-    'graph-config-path': 'langgraph.json',
+  return deployInputs(emulator, {
     'deployment-type': 'prod',
     secrets: `OPENAI_API_KEY=${SECRET}`,
     'github-token': FAKE_GITHUB_TOKEN,
-    'poll-interval': '20ms',
-    'wait-timeout': '10s',
     ...extra,
-  };
+  });
 }
 
 function runEnv(attempt: number, extra: Record<string, string> = {}): Record<string, string> {
@@ -95,14 +88,8 @@ function notices(stdout: string): string[] {
 }
 
 /** An API call made by someone else (the control plane's UI, another tool). */
-async function callApi(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { 'X-Api-Key': API_KEY, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}`);
-  return response.json();
+function callApi(method: string, path: string, body?: unknown): Promise<unknown> {
+  return callEmulatorApi(emulator, method, path, body);
 }
 
 async function untilActive(revisionId: string): Promise<void> {
