@@ -7,7 +7,7 @@
 
 import { inlineCode, isLinkableUrl, link } from '../report/markdown.ts';
 import type { CommandReport } from '../report/types.ts';
-import type { CommandName } from '../settings/command-inputs.ts';
+import type { CommandName } from '../settings/definitions.ts';
 import type { GitHubReportingSettings } from '../settings/inputs.ts';
 import { recordCheckName, writeRecord } from './check-run-record.ts';
 import { publishPrComment } from './comment.ts';

@@ -9,7 +9,7 @@
 import type { FieldChange } from '../rules/deploy-plan.ts';
 import type { DeployRecord } from '../rules/deploy-record.ts';
 import type { PruneCandidate } from '../rules/prune-plan.ts';
-import type { CommandName } from '../settings/command-inputs.ts';
+import type { CommandName } from '../settings/definitions.ts';
 import type { TimelineEntry } from '../wait/revision.ts';
 
 /** How the run ended, from the user's point of view. */
