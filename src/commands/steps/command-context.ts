@@ -9,9 +9,9 @@ import type { Clock } from '../../wait/clock.ts';
 /** The log, as commands see it. The edge (src/main.ts) implements it with @actions/core. */
 export interface Logger {
   info(message: string): void;
-  warning(message: string): void;
-  /** What a person may want to act on, though nothing failed (a proof that could not be made). */
+  /** Worth a person's attention, not a problem: an annotation, like a warning. */
   notice(message: string): void;
+  warning(message: string): void;
   debug(message: string): void;
   group<T>(title: string, body: () => Promise<T>): Promise<T>;
 }
