@@ -42,6 +42,8 @@ export async function readRecordEvidence(
 ): Promise<RecordEvidence> {
   const place = recordPlace(ctx);
   if (typeof place === 'string') return { kind: 'unavailable', why: place };
+  // The record's check run is named after the deployment: one made without a name has none.
+  if (!existing.name) return { kind: 'unavailable', why: 'the deployment has no name' };
   const { readNewestRecord } = await import('../../github/check-run-record.ts');
   const read = await readNewestRecord({
     ...place,
