@@ -120,8 +120,11 @@ export function parseRecordLine(text: string | null | undefined): DeployRecord |
 
 /** What a run knows of the deploy record when it decides whether to skip. */
 export type RecordEvidence =
-  /** No record could be read, or none was found: why (no token, no permission, GitHub down...). */
-  | { kind: 'unavailable'; why: string }
+  /**
+   * No record could be read, or none was found: why (no token, no permission, GitHub down...).
+   * `quiet` when that is the workflow's own choice (an empty token, a run outside GitHub).
+   */
+  | { kind: 'unavailable'; why: string; quiet?: boolean }
   | {
       kind: 'found';
       record: DeployRecord;

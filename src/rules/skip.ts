@@ -78,13 +78,14 @@ const KNOWN_REVISION_CONFIG_KEYS = new Set([
   'repo_commit_sha',
 ]);
 
-const deploy = (reason: string, recordFailure?: string): SkipDecision => ({
+/** `quiet`: the record was out of reach by the workflow's own choice (no token): no notice. */
+const deploy = (reason: string, recordFailure?: string, quiet = false): SkipDecision => ({
   kind: 'deploy',
   reason:
     recordFailure === undefined
       ? reason
       : `${reason}; and no deploy record proves it: ${recordFailure}`,
-  ...(recordFailure === undefined ? {} : { recordFailure }),
+  ...(recordFailure === undefined || quiet ? {} : { recordFailure }),
 });
 
 export function decideSkip(input: SkipInput): SkipDecision {
@@ -119,6 +120,15 @@ export function decideSkip(input: SkipInput): SkipDecision {
     'deployment',
   );
   if (fromDeployment !== undefined) return deploy(fromDeployment);
+  // What no answer shows (secret values the server masks, fields it never echoes) only the
+  // deploy record can prove: it is looked for first, so that a run without one reads no more.
+  const unprovable = unprovableByAnswers(desired, plan);
+  if (unprovable !== undefined) {
+    if (input.record === undefined) return { kind: 'read-record' };
+    if (input.record.kind === 'unavailable') {
+      return deploy(unprovable, input.record.why, input.record.quiet);
+    }
+  }
 
   if (activeRevision === undefined) return { kind: 'read-active', revisionId: activeId };
   if (activeRevision.id !== activeId) {
@@ -150,11 +160,8 @@ export function decideSkip(input: SkipInput): SkipDecision {
     }
   }
 
-  // What no answer shows (secret values the server masks, fields it never echoes) only the
-  // deploy record can prove: without it, deploy, as before the record existed.
-  const unprovable = unprovableByAnswers(desired, plan);
+  // Without the record's proof, deploy, as before the record existed.
   if (unprovable !== undefined) {
-    if (input.record === undefined) return { kind: 'read-record' };
     const proof = recordProof(input, activeRevision);
     if (proof.proven) return skipProvenBy(input, activeRevision, proof.by);
     return deploy(unprovable, proof.why);
@@ -171,7 +178,7 @@ export function decideSkip(input: SkipInput): SkipDecision {
   if (input.record === undefined) return { kind: 'read-record' };
   const proof = recordProof(input, activeRevision);
   if (proof.proven) return skipProvenBy(input, activeRevision, proof.by);
-  return deploy(notFirst, proof.why);
+  return deploy(notFirst, proof.why, input.record.kind === 'unavailable' && input.record.quiet);
 }
 
 /** Why answers alone cannot prove this run the same (secrets, unechoed fields), or undefined. */

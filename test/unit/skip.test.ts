@@ -147,19 +147,34 @@ describe('decideSkip', () => {
     expect(reasonOf(decideSkip(input({ existing: undefined })))).toContain('does not exist');
   });
 
-  it('asks for the deploy record when secrets are given, once everything else matches', () => {
+  it('asks for the deploy record when secrets are given, before reading the active revision', () => {
     const desired = hostedDesired({ secrets: [{ name: 'A', value: 'x' }] });
-    expect(decideSkip(input({ desired })).kind).toBe('read-active');
-    expect(decideSkip(input({ desired, revision: activeRevision() }))).toEqual({
-      kind: 'read-record',
+    expect(decideSkip(input({ desired }))).toEqual({ kind: 'read-record' });
+    const found: RecordEvidence = {
+      kind: 'found',
+      record: { deploymentId: 'dep-1', revisionId: ACTIVE, desired: 'd', shown: 's' },
+      desiredNow: 'd',
+      shownNow: 's',
+      secretsNow: [{ name: 'A', value: 'x' }],
+    };
+    expect(decideSkip(input({ desired, record: found }))).toEqual({
+      kind: 'read-active',
+      revisionId: ACTIVE,
     });
   });
 
   it('deploys when secrets are given and no deploy record proves them, saying why', () => {
     const desired = hostedDesired({ secrets: [{ name: 'A', value: 'x' }] });
-    const decision = decideSkip(input({ desired, revision: activeRevision(), record: NO_RECORD }));
+    const decision = decideSkip(input({ desired, record: NO_RECORD }));
     expect(reasonOf(decision)).toContain("'secrets'");
     expect(decision.kind === 'deploy' && decision.recordFailure).toBe("'github-token' is empty");
+  });
+
+  it('gives no record failure to notice when the record was out of reach by choice (no token)', () => {
+    const desired = hostedDesired({ secrets: [{ name: 'A', value: 'x' }] });
+    const decision = decideSkip(input({ desired, record: { ...NO_RECORD, quiet: true } }));
+    expect(reasonOf(decision)).toContain("no deploy record proves it: 'github-token' is empty");
+    expect(decision.kind === 'deploy' && decision.recordFailure).toBeUndefined();
   });
 
   it('deploys when the resource spec differs, naming the field', () => {

@@ -41,7 +41,11 @@ export async function readRecordEvidence(
   existing: Deployment,
 ): Promise<RecordEvidence> {
   const place = recordPlace(ctx);
-  if (typeof place === 'string') return { kind: 'unavailable', why: place };
+  if (typeof place === 'string') {
+    // A fork's pull request is worth a notice; an emptied token or a run outside GitHub is not.
+    const quiet = ctx.github?.pullRequest?.isFork !== true;
+    return { kind: 'unavailable', why: place, ...(quiet ? { quiet } : {}) };
+  }
   // The record's check run is named after the deployment: one made without a name has none.
   if (!existing.name) return { kind: 'unavailable', why: 'the deployment has no name' };
   const { readNewestRecord } = await import('../../github/check-run-record.ts');
