@@ -56,7 +56,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const source = readSourceSettings(inputs, command, env);
   const commandOptions = readCommandOptions(inputs, command, env);
   const github = readGitHubReporting(inputs);
-  const waiting = readWaitSettings(inputs, api.url);
+  const waiting = readWaitSettings(inputs, api.onThisMachine);
   const dryRun = inputs.flag('dry-run', INPUT_DEFAULTS['dry-run']);
   checkRollbackOnFailure(inputs, command, commandOptions.rollbackOnFailure, waiting.wait);
 
