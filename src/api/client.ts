@@ -43,6 +43,7 @@ import {
   RevisionListSchema,
   RevisionSchema,
   type RunStreamChunk,
+  readLogEntries,
 } from './schemas.ts';
 
 export type { RateLimits, WriteInFlight } from './http.ts';
@@ -405,7 +406,8 @@ export class ControlPlaneClient {
     };
     const answer = await this.#http.send(request);
     if (answer.status === 404 || answer.status === 405) return undefined;
-    return this.#http.parse(request, answer, LogPageSchema);
+    const page = this.#http.parse(request, answer, LogPageSchema);
+    return { ...readLogEntries(page.logs), next_offset: page.next_offset };
   }
 
   /**

@@ -60,8 +60,7 @@ export function readApiSettings({
   flag,
   integer,
   duration,
-}: InputReading): Partial<Pick<ApiSettings, 'url' | 'key'>> &
-  Omit<ApiSettings, 'url' | 'key'> {
+}: InputReading): Partial<Pick<ApiSettings, 'url' | 'key'>> & Omit<ApiSettings, 'url' | 'key'> {
   const allowInsecureHttp = flag('allow-insecure-http', INPUT_DEFAULTS['allow-insecure-http']);
   const url = parsed('api-url', (v) => parseApiUrl('api-url', v, { allowInsecureHttp }));
   if (text('api-url') === undefined) {

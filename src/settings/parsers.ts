@@ -120,7 +120,8 @@ export function parsePollInterval(
   value: string,
   bounds: DurationOptions,
 ): PollInterval {
-  if (value.trim().toLowerCase() === AUTO_POLL_INTERVAL) return { kind: 'auto', unitMs: AUTO_UNIT_MS };
+  if (value.trim().toLowerCase() === AUTO_POLL_INTERVAL)
+    return { kind: 'auto', unitMs: AUTO_UNIT_MS };
   try {
     return { kind: 'fixed', ms: parseDuration(input, value, bounds) };
   } catch (error) {

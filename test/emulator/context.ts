@@ -13,6 +13,9 @@ export interface EmulatorSettings {
   deleteSupported: boolean;
   listRevisionsSupported: boolean;
   logsSupported: boolean;
+  logsDelayMs: number;
+  logsFailWith: number | undefined;
+  logTimestamps: 'iso' | 'epoch-ms' | 'none';
   patchAnswersStale: boolean;
   /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
   pageCap: number | undefined;

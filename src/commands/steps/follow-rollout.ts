@@ -39,17 +39,23 @@ export async function followRevision(
     id: revisionId,
     status: report.revision?.status ?? 'UNKNOWN',
   };
-  // build-logs: stream reads the build log inside each poll of the revision, on its schedule.
+  // build-logs: stream reads the build log beside the wait, told of each status it reads; a
+  // revision read never waits for it.
   const stream =
     settings.buildLogs === 'stream'
-      ? new BuildLogStream({ client, deploymentId: deployment.id, revisionId }, log)
+      ? new BuildLogStream(
+          { client, deploymentId: deployment.id, revisionId },
+          log,
+          ctx.clock,
+          ctx.signal,
+        )
       : undefined;
   const readOnce = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
     const revision = await client.getRevision(deployment.id, revisionId, {
       signal,
       ...(retryDeadline === undefined ? {} : { retryDeadline }),
     });
-    await stream?.afterPoll(revision.status, signal);
+    stream?.observe(revision.status);
     return revision;
   };
   // The first read of a revision this run just produced may come before the server shows it.
@@ -83,7 +89,7 @@ export async function followRevision(
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
   );
-  const outcome = await waitInLogGroup(ctx, revisionId, polling, readRevision);
+  const outcome = await waitInLogGroup(ctx, revisionId, polling, readRevision, stream);
   if (outcome.revision) recordRevision(report, outcome.revision);
   report.timeline = outcome.timeline;
 
@@ -181,7 +187,8 @@ export function slowedOnRateLimits<A extends unknown[], R>(
 /**
  * Waits for a revision as every rollout is followed (this run's, or a rollback's): in a log
  * group, paced by the `poll-interval` schedule (slowed after a 429), a read that failed for a
- * passing reason tried again at the next poll, and each new status logged with its time.
+ * passing reason tried again at the next poll, and each new status logged with its time; the
+ * build log `stream` read beside it is finished in the same group.
  */
 export function waitInLogGroup(
   ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
@@ -190,10 +197,11 @@ export function waitInLogGroup(
   revisionId: string,
   polling: ReturnType<typeof revisionPolling>,
   read: (signal: AbortSignal, retryDeadline?: number) => Promise<Revision>,
+  stream?: Pick<BuildLogStream, 'finish'>,
 ): Promise<WaitOutcome<Revision>> {
   const { log } = ctx;
-  return log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, () =>
-    waitForRevision({
+  return log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, async () => {
+    const outcome = await waitForRevision({
       read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
       clock: ctx.clock,
       pollIntervalMs: polling.pollIntervalMs,
@@ -206,8 +214,11 @@ export function waitInLogGroup(
           `${new Date(entry.startedAt).toISOString()} ${logSafe(entry.status, 64)}${message}`,
         );
       },
-    }),
-  );
+    });
+    // The build log stream's last lines, within its own bound, after the outcome is known.
+    await stream?.finish();
+    return outcome;
+  });
 }
 
 /** Runs the smoke test when `smoke-test-assistant` is set and the revision is DEPLOYED. */
