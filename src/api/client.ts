@@ -15,6 +15,7 @@ import {
   type HttpClientOptions,
   type HttpRequest,
   type RateLimits,
+  type RequestBound,
   type WriteInFlight,
 } from './http.ts';
 import { paginate } from './pagination.ts';
@@ -46,7 +47,7 @@ import {
   readLogEntries,
 } from './schemas.ts';
 
-export type { RateLimits, WriteInFlight } from './http.ts';
+export type { RateLimits, RequestBound, WriteInFlight } from './http.ts';
 
 export type ControlPlaneClientOptions = HttpClientOptions;
 
@@ -95,6 +96,11 @@ export class ControlPlaneClient {
   /** The 429 answers this client has had, and the last Retry-After among them. */
   get rateLimits(): RateLimits {
     return this.#http.rateLimits;
+  }
+
+  /** Bounds every later request by a command's deadline (see HttpClient.setBound). */
+  setBound(bound: RequestBound | undefined): void {
+    this.#http.setBound(bound);
   }
 
   /** The writes sent and not yet answered (see HttpClient.writesInFlight). */

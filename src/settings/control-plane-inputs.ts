@@ -43,7 +43,7 @@ export interface WaitSettings {
  * The floor of a fixed poll-interval written explicitly against a control plane on this machine
  * (tests, the memory bench). Never a default: `auto` has the same schedule for every api-url.
  */
-export const THIS_MACHINE_MIN_INTERVAL_MS = 5;
+const THIS_MACHINE_MIN_INTERVAL_MS = 5;
 
 /** Commands that act on one deployment, addressed by `name` or `deployment-id`. */
 const DEPLOYMENT_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'status', 'delete'];

@@ -201,6 +201,114 @@ describe('wait-timeout bounds the whole wait', () => {
     expect(error).toContain('did not reach DEPLOYED within wait-timeout 1s');
     expect(error).toContain('The last read failed');
     expect(error).toContain('503');
+    // Not slept through, and the last read is not moved past it: the wait ends, saying why.
+    expect(error).toContain(
+      'asked to wait 60s (Retry-After) before another try, beyond the deadline of wait-timeout 1s: stopped without waiting.',
+    );
+  });
+});
+
+describe('one deadline per command: wait-timeout bounds every request from the lookup on', () => {
+  it('a 429 on the name lookup whose Retry-After is past the deadline ends the run at once, saying so', async () => {
+    emulator.inject({
+      method: 'GET',
+      path: '/v2/deployments',
+      kind: 'status',
+      status: 429,
+      retryAfter: '20',
+      times: 10,
+    });
+
+    const { run, tookMs } = await timedRun({
+      inputs: deployInputs(emulator, { 'wait-timeout': '3s' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(tookMs).toBeLessThan(PROMPTLY_MS);
+    expect(theError(run)).toContain(
+      'asked to wait 20s (Retry-After) before another try, beyond the deadline of wait-timeout 3s: stopped without waiting.',
+    );
+    expect(run.summary).toContain('Why it timed out');
+    expect(emulator.deployments()).toEqual([]);
+  });
+
+  it('a 429 before the wait (the revisions list read for the schedule) is not waited past the deadline', async () => {
+    const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
+    expect(first.exitCode).toBe(0);
+    const id = first.outputs['deployment-id'] ?? '';
+    emulator.inject({
+      method: 'GET',
+      path: `/v2/deployments/${id}/revisions`,
+      kind: 'status',
+      status: 429,
+      retryAfter: '20',
+      times: 10,
+    });
+    // `auto` reads the earlier revisions before the wait.
+    const inputs: Record<string, string> = deployInputs(emulator, {
+      'repo-ref': 'next',
+      'wait-timeout': '3s',
+    });
+    delete inputs['poll-interval'];
+
+    const { run, tookMs } = await timedRun({ inputs, env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    // Old: the 20 s Retry-After was honoured outside the bound.
+    expect(tookMs).toBeLessThan(3_000 + PROMPTLY_MS);
+    expect(theError(run)).toContain(
+      'asked to wait 20s (Retry-After) before another try, beyond the deadline of wait-timeout 3s: stopped without waiting.',
+    );
+    const listReads = emulator.requests.filter(
+      (request) => request.path === `/v2/deployments/${id}/revisions`,
+    );
+    expect(listReads).toHaveLength(1);
+  });
+
+  it('a write the server never answers is stopped after the deadline, and told as one that may have been made', async () => {
+    const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
+    expect(first.exitCode).toBe(0);
+    const id = first.outputs['deployment-id'] ?? '';
+    emulator.inject({
+      method: 'PATCH',
+      path: `/v2/deployments/${id}`,
+      kind: 'commit-then-slow',
+      delayMs: HELD_MS,
+    });
+
+    const { run, tookMs } = await timedRun({
+      inputs: deployInputs(emulator, { 'wait-timeout': '1s', 'request-timeout': '10m' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(1);
+    // wait-timeout 1s + the 5s overrun + start-up: nowhere near request-timeout's 10 minutes.
+    expect(tookMs).toBeLessThan(1_000 + 5_000 + PROMPTLY_MS);
+    const error = theError(run);
+    expect(error).toContain(
+      `The deadline of wait-timeout 1s passed while the update of deployment agent (${id}) was in flight`,
+    );
+    expect(error).toContain('The write may have been made');
+    expect(error).toContain('Re-run the job to apply the update');
+    expect(run.summary).toContain('Why it timed out');
+    expect(run.outputs['deployment-id']).toBe(id);
+  });
+
+  it('a name lookup the server never answers is stopped a few seconds after the deadline', async () => {
+    emulator.inject({ method: 'GET', path: '/v2/deployments', kind: 'slow', delayMs: HELD_MS });
+
+    const { run, tookMs } = await timedRun({
+      inputs: deployInputs(emulator, { 'wait-timeout': '1s', 'request-timeout': '10m' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(tookMs).toBeLessThan(1_000 + 5_000 + PROMPTLY_MS);
+    expect(theError(run)).toContain(
+      'The control plane had not answered 5s after the deadline of wait-timeout 1s, so the request in flight was stopped.',
+    );
+    expect(emulator.deployments()).toEqual([]);
   });
 });
 

@@ -3,7 +3,12 @@
  * (or not), then writes the outcome, the timeline and a human reason and next step into the report.
  */
 import type { ControlPlaneClient, RateLimits } from '../../api/client.ts';
-import { ApiError, messageOf } from '../../api/errors.ts';
+import {
+  ApiError,
+  DeadlineReached,
+  messageOf,
+  RetryAfterBeyondDeadline,
+} from '../../api/errors.ts';
 import type { Deployment, Revision } from '../../api/schemas.ts';
 import { logSafe } from '../../report/log-text.ts';
 import { productionAfterFailure } from '../../rules/production.ts';
@@ -14,7 +19,7 @@ import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../../wait
 import { readAfterWrite } from '../../wait/read-after-write.ts';
 import type { TimelineEntry } from '../../wait/revision.ts';
 import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
-import type { CommandContext } from './command-context.ts';
+import { type CommandContext, waitTimeoutOf } from './command-context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { BuildLogStream, showFailureLog } from './revision-logs.ts';
 import { runSmokeTest, type SmokeTestStep } from './smoke-test.ts';
@@ -23,9 +28,10 @@ import { runSmokeTest, type SmokeTestStep } from './smoke-test.ts';
 const JUST_WRITTEN: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed']);
 
 /** What following a revision reads of a command's context: its own fields and the smoke test's. */
-type RolloutStep = SmokeTestStep & {
-  settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
-};
+type RolloutStep = SmokeTestStep &
+  Pick<CommandContext, 'deadline'> & {
+    settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
+  };
 
 /** Follows the revision to its end (the smoke test after it, when asked), and tells the report how it went. */
 export async function followRevision(
@@ -89,7 +95,11 @@ export async function followRevision(
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
   );
-  const outcome = await waitInLogGroup(ctx, revisionId, polling, readRevision, stream);
+  const outcome = endedByDeadline(
+    await waitInLogGroup(ctx, revisionId, polling, readRevision, stream),
+  );
+  // The command's deadline bounded everything up to here; what follows has its own bounds.
+  ctx.deadline?.release();
   if (outcome.revision) recordRevision(report, outcome.revision);
   report.timeline = outcome.timeline;
 
@@ -126,6 +136,27 @@ export async function followRevision(
   if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
 }
 
+/**
+ * A wait stopped by the command's deadline (the server asked, with Retry-After, for a wait past
+ * it; or it had passed before the read) is a timeout, told with that reason: the last read is not
+ * moved past the deadline for it.
+ */
+function endedByDeadline(outcome: WaitOutcome<Revision>): WaitOutcome<Revision> {
+  if (
+    outcome.kind !== 'error' ||
+    !(outcome.error instanceof RetryAfterBeyondDeadline || outcome.error instanceof DeadlineReached)
+  ) {
+    return outcome;
+  }
+  const { error, ...rest } = outcome;
+  return {
+    ...rest,
+    kind: 'timeout',
+    ...(rest.revision === undefined ? {} : { lastStatus: rest.revision.status }),
+    lastError: error,
+  };
+}
+
 /** Earlier revisions read for the typical rollout time: enough for a median, one small page. */
 const HISTORY_REVISIONS = 10;
 
@@ -148,7 +179,14 @@ async function typicalRollout(
     }
     return typical;
   } catch (error) {
-    if (ctx.signal.aborted) throw error;
+    // A cancellation, or the command's deadline (the run ends, saying so): not a missing history.
+    if (
+      ctx.signal.aborted ||
+      error instanceof DeadlineReached ||
+      error instanceof RetryAfterBeyondDeadline
+    ) {
+      throw error;
+    }
     ctx.log.debug(`Could not read the earlier revisions: ${messageOf(error)}`);
     return undefined;
   }
@@ -191,7 +229,7 @@ export function slowedOnRateLimits<A extends unknown[], R>(
  * build log `stream` read beside it is finished in the same group.
  */
 export function waitInLogGroup(
-  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
+  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'deadline'> & {
     settings: Pick<Settings, 'waitTimeoutMs'>;
   },
   revisionId: string,
@@ -205,7 +243,8 @@ export function waitInLogGroup(
       read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
       clock: ctx.clock,
       pollIntervalMs: polling.pollIntervalMs,
-      waitTimeoutMs: ctx.settings.waitTimeoutMs,
+      // One deadline per command: the wait ends at it (what the command did before counts).
+      waitTimeoutMs: waitTimeoutOf(ctx),
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,
       onStatusChange: (entry, revision) => {

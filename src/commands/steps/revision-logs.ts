@@ -29,11 +29,11 @@ export const STREAM_PAGES_PER_READ = 5;
  * The bound of one read of the stream (its pages, and the client's retries within it): a slow
  * logs service costs the stream lines, never the wait time.
  */
-export const STREAM_READ_BOUND_MS = 5_000;
+const STREAM_READ_BOUND_MS = 5_000;
 /** After the wait: how long the stream may still take to show the build's last lines. */
-export const STREAM_FINISH_BOUND_MS = 2_000;
+const STREAM_FINISH_BOUND_MS = 2_000;
 /** The bound of the failure log's read (after the wait, whatever time the wait left). */
-export const FAILURE_LOG_BOUND_MS = 10_000;
+const FAILURE_LOG_BOUND_MS = 10_000;
 
 /** Statuses during which the build log grows. */
 const BUILDING_STATUSES: ReadonlySet<string> = new Set(['AWAITING_BUILD', 'BUILDING']);
