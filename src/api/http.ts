@@ -153,8 +153,8 @@ function answerProblem(schema: z.ZodType, answer: unknown, error: z.ZodError): s
  * A deadline every request of a client keeps while it is set (HttpClient.setBound): one per
  * command, `wait-timeout` from its start. No request starts after `retryDeadline`, no retry is
  * scheduled past it, and `signal` stops what is still in flight (at the deadline plus the
- * documented overrun). A request that brings its own, earlier or equal, `retryDeadline` (a read
- * of a wait, which bounds itself the same way) keeps its own signal.
+ * documented overrun). A request that brings its own `retryDeadline` and `signal` (a read of a
+ * wait, which bounds itself the same way; the build log stream's short reads) keeps its own.
  */
 export interface RequestBound {
   retryDeadline: number;
@@ -281,7 +281,9 @@ export class HttpClient {
   #bounded(req: HttpRequest): HttpRequest {
     const bound = this.#bound;
     if (bound === undefined) return req;
-    if (req.retryDeadline !== undefined && req.retryDeadline <= bound.retryDeadline) return req;
+    // A caller that bounds itself (a read of a wait, whose final read is AT the deadline; the
+    // build log stream's short reads) keeps its own deadline and signal.
+    if (req.retryDeadline !== undefined && req.signal !== undefined) return req;
     if (this.#clock.now() >= bound.retryDeadline) {
       throw new DeadlineReached(
         `${req.method} ${req.path} was not sent: ${bound.what} had passed.`,

@@ -9,7 +9,7 @@ import { INPUT_DEFAULTS } from './defaults.ts';
 import { DURATION_BOUNDS, type InputReading, requiredMessage } from './input-reading.ts';
 import { parseDeploymentName } from './name.ts';
 import { checkHeaderValue, parsePollInterval } from './parsers.ts';
-import { isLoopbackUrl, parseApiUrl } from './url.ts';
+import { parseApiUrl } from './url.ts';
 
 export interface ApiSettings {
   url: string;
@@ -21,8 +21,6 @@ export interface ApiSettings {
   maxRetries: number;
   /** Plain http allowed to hosts other than loopback: for api-url and the deployment URL. */
   allowInsecureHttp: boolean;
-  /** api-url is a loopback address: a control plane on this machine (an emulator, a tunnel). */
-  onThisMachine: boolean;
 }
 
 /** How the deployment is addressed: by id when given, else by exact name. */
@@ -84,7 +82,6 @@ export function readApiSettings({
     requestTimeoutMs,
     maxRetries,
     allowInsecureHttp,
-    onThisMachine: url !== undefined && isLoopbackUrl(url),
   };
 }
 

@@ -36,6 +36,19 @@ function revisionReads(on: Emulator): number[] {
     .map((request) => request.at);
 }
 
+/** A deploy with `build-logs: stream`, read every POLL_MS, bounded by `waitTimeout`. */
+function streamRun(on: Emulator, waitTimeout: string) {
+  return runAction({
+    inputs: deployInputs(on, {
+      'build-logs': 'stream',
+      'poll-interval': `${POLL_MS}ms`,
+      'wait-timeout': waitTimeout,
+    }),
+    env: ENV,
+    killAfterMs: 40_000,
+  });
+}
+
 function largestGap(times: number[]): number {
   return Math.max(0, ...times.slice(1).map((at, index) => at - (times[index] ?? 0)));
 }
@@ -46,15 +59,7 @@ describe('build-logs: stream beside the wait', () => {
     on.scriptRevision('agent', { outcome: 'deploy' });
 
     const started = Date.now();
-    const run = await runAction({
-      inputs: deployInputs(on, {
-        'build-logs': 'stream',
-        'poll-interval': `${POLL_MS}ms`,
-        'wait-timeout': '30s',
-      }),
-      env: ENV,
-      killAfterMs: 40_000,
-    });
+    const run = await streamRun(on, '30s');
     const tookMs = Date.now() - started;
 
     expect(run.exitCode).toBe(0);
@@ -80,15 +85,7 @@ describe('build-logs: stream beside the wait', () => {
     const on = await start({ logsDelayMs: SLOW_LOGS_MS });
     on.scriptRevision('agent', { outcome: 'deploy' });
 
-    const run = await runAction({
-      inputs: deployInputs(on, {
-        'build-logs': 'stream',
-        'poll-interval': `${POLL_MS}ms`,
-        'wait-timeout': '3s',
-      }),
-      env: ENV,
-      killAfterMs: 40_000,
-    });
+    const run = await streamRun(on, '3s');
 
     expect(run.exitCode).toBe(0);
     expect(run.outputs['revision-status']).toBe('DEPLOYED');
@@ -99,15 +96,7 @@ describe('build-logs: stream beside the wait', () => {
     const on = await start({ logsFailWith: 503 });
     on.scriptRevision('agent', { outcome: 'deploy' });
 
-    const run = await runAction({
-      inputs: deployInputs(on, {
-        'build-logs': 'stream',
-        'poll-interval': `${POLL_MS}ms`,
-        'wait-timeout': '30s',
-      }),
-      env: ENV,
-      killAfterMs: 40_000,
-    });
+    const run = await streamRun(on, '30s');
 
     expect(run.exitCode).toBe(0);
     expect(run.outputs['revision-status']).toBe('DEPLOYED');

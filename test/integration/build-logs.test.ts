@@ -53,6 +53,24 @@ function recordingLog(): Logger & { lines: string[] } {
   };
 }
 
+/** Closes the emulator and the client, and starts them again with these options. */
+async function restart(options: EmulatorOptions): Promise<void> {
+  await client.close();
+  await emulator.close();
+  await start(options);
+}
+
+/** What readFailureLog reads: the deployment's latest revision. */
+function targetOf(deployment: { id: string; latest_revision_id?: string | null }) {
+  return {
+    client,
+    clock: systemClock,
+    deploymentId: deployment.id,
+    revisionId: deployment.latest_revision_id ?? '',
+    signal,
+  };
+}
+
 function create(name: string) {
   return client.createDeployment({
     name,
@@ -104,31 +122,14 @@ describe('readFailureLog', () => {
     emulator.scriptRevision('agent', { outcome: 'deploy-fail', deployLog: ['boot', 'crash'] });
     const deployment = await create('agent');
     emulator.advance(STEP * 10);
-    const failureLog = await readFailureLog(
-      {
-        client,
-        clock: systemClock,
-        deploymentId: deployment.id,
-        revisionId: deployment.latest_revision_id ?? '',
-        signal,
-      },
-      'DEPLOY_FAILED',
-    );
+    const failureLog = await readFailureLog(targetOf(deployment), 'DEPLOY_FAILED');
     expect(failureLog).toMatchObject({ kind: 'deploy', lines: ['boot', 'crash'] });
   });
 
   it('says why there are no lines on a server without the endpoints, or when a read fails', async () => {
-    await client.close();
-    await emulator.close();
-    await start({ logsSupported: false });
+    await restart({ logsSupported: false });
     const deployment = await create('agent');
-    const target = {
-      client,
-      clock: systemClock,
-      deploymentId: deployment.id,
-      revisionId: deployment.latest_revision_id ?? '',
-      signal,
-    };
+    const target = targetOf(deployment);
     expect(await readFailureLog(target, 'BUILD_FAILED')).toMatchObject({
       kind: 'build',
       unavailable: 'this control plane does not serve revision logs',
@@ -150,16 +151,7 @@ describe('readFailureLog with the timestamps servers send', () => {
       emulator.scriptRevision('agent', { outcome: 'build-fail', buildLog: numbered(3) });
       const deployment = await create('agent');
       emulator.advance(STEP * 10);
-      const failureLog = await readFailureLog(
-        {
-          client,
-          clock: systemClock,
-          deploymentId: deployment.id,
-          revisionId: deployment.latest_revision_id ?? '',
-          signal,
-        },
-        'BUILD_FAILED',
-      );
+      const failureLog = await readFailureLog(targetOf(deployment), 'BUILD_FAILED');
       expect(failureLog?.lines).toEqual(numbered(3));
     },
   );
@@ -172,6 +164,17 @@ function streamOf(deployment: { id: string; latest_revision_id?: string | null }
     systemClock,
     signal,
   );
+}
+
+/** A stream told of two BUILDING reads, then finished; its log. */
+async function twoBuildingReads(deployment: { id: string; latest_revision_id?: string | null }) {
+  const log = recordingLog();
+  const stream = streamOf(deployment, log);
+  stream.observe('BUILDING');
+  await stream.settled();
+  stream.observe('BUILDING');
+  await stream.finish();
+  return log;
 }
 
 describe('BuildLogStream', () => {
@@ -247,33 +250,19 @@ describe('BuildLogStream', () => {
   });
 
   it('stops for good, saying so once, on a server without logs', async () => {
-    await client.close();
-    await emulator.close();
-    await start({ logsSupported: false });
+    await restart({ logsSupported: false });
     const deployment = await create('agent');
-    const log = recordingLog();
-    const stream = streamOf(deployment, log);
-    stream.observe('BUILDING');
-    await stream.settled();
-    stream.observe('BUILDING');
-    await stream.finish();
+    const log = await twoBuildingReads(deployment);
     expect(log.lines).toEqual([
       `Build log of revision ${deployment.latest_revision_id} not streamed: this control plane does not serve revision logs.`,
     ]);
   });
 
   it('stops for good on a failed read, and says what was not shown', async () => {
-    await client.close();
-    await emulator.close();
-    await start({ logsFailWith: 500 });
+    await restart({ logsFailWith: 500 });
     const deployment = await create('agent');
     emulator.advance(STEP * 5);
-    const log = recordingLog();
-    const stream = streamOf(deployment, log);
-    stream.observe('BUILDING');
-    await stream.settled();
-    stream.observe('BUILDING');
-    await stream.finish();
+    const log = await twoBuildingReads(deployment);
     expect(emulator.requests.filter((request) => request.path.endsWith('_logs'))).toHaveLength(1);
     expect(log.lines).toHaveLength(1);
     expect(log.lines[0]).toMatch(
