@@ -69,6 +69,7 @@ const RevisionScriptCommand = z.strictObject({
     'create-fail',
     'build-fail',
     'deploy-fail',
+    'deploy-fail-once',
     'interrupt',
     'interrupt-resume',
     'stay',

@@ -33,12 +33,29 @@ type RolloutStep = SmokeTestStep &
     settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
   };
 
-/** Follows the revision to its end (the smoke test after it, when asked), and tells the report how it went. */
+/** How following a revision ended, for the command to decide on; the report has the rest. */
+interface RolloutEnd {
+  /** The wait's ending; 'not-waited' with `wait: false`. */
+  kind: WaitOutcome<Revision>['kind'] | 'not-waited';
+  /** The final status it ended with (DEPLOYED, a failure, SKIPPED); undefined when it did not end. */
+  endStatus: string | undefined;
+  /** The statuses seen, on the run's clock. */
+  timeline: TimelineEntry[];
+  /** The deployment was read after the wait: the report's deployment is that read. */
+  deploymentRead: boolean;
+}
+
+/**
+ * Follows the revision to its end (the smoke test after it, when asked), tells the report how
+ * it went, and returns how it ended. `deadline` (on ctx.clock): the wait ends there rather than
+ * `wait-timeout` after its start, when a run follows more than one rollout within one wait-timeout.
+ */
 export async function followRevision(
   ctx: RolloutStep,
   deployment: Deployment,
   revisionId: string,
-): Promise<void> {
+  deadline?: number,
+): Promise<RolloutEnd> {
   const { client, settings, log, report } = ctx;
   report.revision = {
     ...report.revision,
@@ -86,7 +103,7 @@ export async function followRevision(
     recordRevision(report, revision);
     report.outcome = 'success';
     report.headline += `; not waiting (wait: false): revision ${revisionId} is ${revision.status}`;
-    return;
+    return { kind: 'not-waited', endStatus: undefined, timeline: [], deploymentRead: false };
   }
 
   const polling = revisionPolling(
@@ -95,8 +112,18 @@ export async function followRevision(
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
   );
+  // One deadline per command: the wait ends at it (what the command did before counts), or at
+  // the run's own `deadline` when it follows more than one rollout (deploy-retries).
+  const waitTimeoutMs =
+    deadline === undefined ? waitTimeoutOf(ctx) : Math.max(0, deadline - ctx.clock.now());
   const outcome = endedByDeadline(
-    await waitInLogGroup(ctx, revisionId, polling, readRevision, stream),
+    await waitInLogGroup(
+      { ...ctx, settings: { waitTimeoutMs } },
+      revisionId,
+      polling,
+      readRevision,
+      stream,
+    ),
   );
   // The command's deadline bounded everything up to here; what follows has its own bounds.
   ctx.deadline?.release();
@@ -134,6 +161,23 @@ export async function followRevision(
   }
   explainOutcome(ctx, outcome, revisionId, deploymentRead);
   if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
+  return {
+    kind: outcome.kind,
+    endStatus: endStatusOf(outcome),
+    timeline: outcome.timeline,
+    deploymentRead,
+  };
+}
+
+function endStatusOf(outcome: WaitOutcome<Revision>): string | undefined {
+  switch (outcome.kind) {
+    case 'deployed':
+    case 'failed':
+    case 'skipped':
+      return outcome.revision.status;
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -229,7 +273,7 @@ export function slowedOnRateLimits<A extends unknown[], R>(
  * build log `stream` read beside it is finished in the same group.
  */
 export function waitInLogGroup(
-  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'deadline'> & {
+  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
     settings: Pick<Settings, 'waitTimeoutMs'>;
   },
   revisionId: string,
@@ -243,8 +287,7 @@ export function waitInLogGroup(
       read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
       clock: ctx.clock,
       pollIntervalMs: polling.pollIntervalMs,
-      // One deadline per command: the wait ends at it (what the command did before counts).
-      waitTimeoutMs: waitTimeoutOf(ctx),
+      waitTimeoutMs: ctx.settings.waitTimeoutMs,
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,
       onStatusChange: (entry, revision) => {
