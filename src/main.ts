@@ -62,6 +62,7 @@ const redactor = new Redactor();
 // Messages carry server text (names, ids, statuses, error details): redacted, then made inert.
 const coreLogger: Logger = {
   info: (message) => core.info(logText(message)),
+  notice: (message) => core.notice(logText(message)),
   warning: (message) => core.warning(logText(message)),
   debug: (message) => core.debug(logText(message)),
   group: (title, body) => core.group(logText(title, 200), body),

@@ -84,6 +84,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
+  /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
+  answersDeploymentType?: boolean;
   /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
   redeploysInPlace?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
@@ -134,6 +136,11 @@ export class DeploymentStore {
   /** Whether answers carry install_command and build_command. */
   get echoesCommands(): boolean {
     return this.settings.echoesCommands === true;
+  }
+
+  /** Whether answers carry source_config.deployment_type. */
+  get answersDeploymentType(): boolean {
+    return this.settings.answersDeploymentType !== false;
   }
 
   private now(): number {

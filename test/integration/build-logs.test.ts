@@ -44,6 +44,7 @@ function recordingLog(): Logger & { lines: string[] } {
   return {
     lines,
     info: (message) => lines.push(message),
+    notice: (message) => lines.push(`notice: ${message}`),
     warning: (message) => lines.push(`warning: ${message}`),
     debug: () => {},
     group: async (title, body) => {
