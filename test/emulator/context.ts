@@ -17,6 +17,8 @@ export interface EmulatorSettings {
   logsFailWith: number | undefined;
   logTimestamps: 'iso' | 'epoch-ms' | 'none';
   patchAnswersStale: boolean;
+  revisionPostSupported: boolean;
+  concurrentPatch: { repo_ref?: string; image_uri?: string } | undefined;
   /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
   pageCap: number | undefined;
   listOffset: 'next' | 'null' | 'sent';
