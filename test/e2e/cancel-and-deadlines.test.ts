@@ -277,7 +277,7 @@ describe('one deadline per command: wait-timeout bounds every request from the l
       'asked to wait 20s (Retry-After) before another try, beyond the deadline of wait-timeout 3s: stopped without waiting.',
     );
     const listReads = emulator.requests.filter(
-      (request) => request.path === `/v2/deployments/${id}/revisions`,
+      (request) => request.method === 'GET' && request.path === `/v2/deployments/${id}/revisions`,
     );
     expect(listReads).toHaveLength(1);
   });
