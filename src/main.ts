@@ -151,6 +151,10 @@ export async function run(): Promise<void> {
     cancellation.stop();
   }
   report.endedAt = clock.now();
+  // A deploy record is stored on GitHub even by a run that reports nothing else there.
+  if (report.deployRecord !== undefined && reporting === undefined) {
+    reporting = await loadGitHubReporting(settings, github);
+  }
   await finishReport(report, reporting);
 }
 
@@ -388,18 +392,31 @@ async function startGitHubReporting(
   settings: Settings,
   context: GitHubContext,
 ): Promise<GitHubReporting | undefined> {
+  const reporting = await loadGitHubReporting(settings, context);
+  try {
+    await reporting?.start(settings.command, settings.dryRun);
+    return reporting;
+  } catch (error) {
+    // GitHub reporting is a courtesy: a bug or an outage there never fails a deploy.
+    core.warning(logText(`GitHub reporting is off for this run: ${messageOf(error)}`));
+    return undefined;
+  }
+}
+
+/** The Octokit-based reporting, loaded lazily; undefined (with a warning) if it cannot load. */
+async function loadGitHubReporting(
+  settings: Settings,
+  context: GitHubContext,
+): Promise<GitHubReporting | undefined> {
   try {
     const { GitHubReporting } = await import('./github/reporting.ts');
-    const reporting = new GitHubReporting(settings.github, context, {
+    return new GitHubReporting(settings.github, context, {
       info: (message) => core.info(redactor.redact(message)),
       notice: (message) => core.notice(redactor.redact(message)),
       warning: (message) => core.warning(redactor.redact(message)),
       debug: (message) => core.debug(redactor.redact(message)),
     });
-    await reporting.start(settings.command, settings.dryRun);
-    return reporting;
   } catch (error) {
-    // GitHub reporting is a courtesy: a bug or an outage there never fails a deploy.
     core.warning(logText(`GitHub reporting is off for this run: ${messageOf(error)}`));
     return undefined;
   }

@@ -170,6 +170,7 @@ class RunningEmulator implements Emulator {
         redeploysInPlace: options.redeploysInPlace ?? false,
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
+        secretsInAnswers: options.secretsInAnswers ?? 'names',
         revisionsListedAfterMs: options.revisionsListedAfterMs ?? 0,
         containerTier: options.containerTier,
         answersDeploymentType: options.answersDeploymentType ?? true,

@@ -86,6 +86,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
+  /** How answers show secrets (EmulatorOptions.secretsInAnswers). */
+  secretsInAnswers?: 'names' | 'values' | 'placeholders';
   /** How long a new revision stays out of the revisions list (EmulatorOptions). */
   revisionsListedAfterMs?: number;
   /** The tier answered for container deployments (EmulatorOptions.containerTier). */
@@ -139,6 +141,11 @@ export class DeploymentStore {
   /** Whether revision answers carry `source_config`. */
   get revisionsShowSourceConfig(): boolean {
     return this.settings.revisionsShowSourceConfig === true;
+  }
+
+  /** How answers show secrets: names only, real values, or placeholders. */
+  get secretsInAnswers(): 'names' | 'values' | 'placeholders' {
+    return this.settings.secretsInAnswers ?? 'names';
   }
 
   /** Whether answers carry install_command and build_command. */

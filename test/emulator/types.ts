@@ -81,6 +81,12 @@ export interface EmulatorOptions {
    */
   echoesCommands?: boolean;
   /**
+   * How a deployment answer shows its secrets. 'names' (default): `{name}` only. 'values':
+   * `{name, value}` with the real values, as the servers seen in the field answer
+   * (known-behaviour.md). 'placeholders': `{name, value: '********'}`, as a server that masks them.
+   */
+  secretsInAnswers?: 'names' | 'values' | 'placeholders';
+  /**
    * Default true: answers carry `source_config.deployment_type`. false: it is left out of every
    * answer, as a server may (issue #26: "deployment_type may be missing from an answer"); the
    * tier is still stored and still cannot change.

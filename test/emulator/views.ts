@@ -20,12 +20,18 @@ const IMAGE_VERSION = '0.4.0';
 const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
- * Secret values are write-only: a deployment answers its secrets' names only. The spec lists a
- * `value`, but a control plane that returned stored secrets to any key holder is implausible,
- * and a client must work from names alone anyway.
+ * A deployment's secrets as answered (EmulatorOptions.secretsInAnswers): names only by default;
+ * the real values, as the servers seen in the field answer (known-behaviour.md); or placeholders.
  */
-function secretNames(deployment: StoredDeployment): { name: string }[] {
-  return deployment.secrets.map((secret) => ({ name: secret.name }));
+function secretsAnswer(
+  deployment: StoredDeployment,
+  shown: 'names' | 'values' | 'placeholders',
+): { name: string; value?: string }[] {
+  return deployment.secrets.map((secret) => {
+    if (shown === 'values') return { name: secret.name, value: secret.value };
+    if (shown === 'placeholders') return { name: secret.name, value: '********' };
+    return { name: secret.name };
+  });
 }
 
 /** A deployment is reconciled remotely when a listener (a self-hosted agent) runs it. */
@@ -108,7 +114,7 @@ export function deploymentView(
     ),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
     source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },
-    secrets: secretNames(deployment),
+    secrets: secretsAnswer(deployment, store.secretsInAnswers),
     created_at: isoAt(deployment.createdAt),
     updated_at: isoAt(deployment.updatedAt),
     status: store.deploymentStatus(deployment),

@@ -44,8 +44,8 @@ function recordingLog(): Logger & { lines: string[] } {
   return {
     lines,
     info: (message) => lines.push(message),
-    notice: (message) => lines.push(`notice: ${message}`),
     warning: (message) => lines.push(`warning: ${message}`),
+    notice: (message) => lines.push(`notice: ${message}`),
     debug: () => {},
     group: async (title, body) => {
       lines.push(`group: ${title}`);
