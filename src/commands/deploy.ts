@@ -5,7 +5,6 @@
 
 import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { logSafe } from '../report/log-text.ts';
 import {
   type DeployPlan,
   type DesiredDeployment,
@@ -17,7 +16,7 @@ import { formatDuration } from '../settings/durations.ts';
 import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
-import type { CommandContext } from './steps/command-context.ts';
+import type { CommandContext, Logger } from './steps/command-context.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { findDeployment } from './steps/find-target.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
@@ -258,7 +257,7 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
   const verb = plan.action === 'create' ? 'create' : 'patch';
   ctx.log.info(`Plan: ${verb} deployment ${name ?? ''}`.trimEnd());
   for (const change of plan.changes) {
-    ctx.log.info(`  ${change.path}: ${show(change.from)} -> ${show(change.to)}`);
+    ctx.log.info(`  ${change.path}: ${show(ctx.log, change.from)} -> ${show(ctx.log, change.to)}`);
   }
   if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
     ctx.log.info(
@@ -274,6 +273,6 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
     ctx.log.info('  (no configuration change; a new revision is built)');
 }
 
-function show(value: unknown): string {
-  return value === undefined ? '(unset)' : logSafe(JSON.stringify(value), 200);
+function show(log: Logger, value: unknown): string {
+  return value === undefined ? '(unset)' : log.excerpt(JSON.stringify(value), 200);
 }

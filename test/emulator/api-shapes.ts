@@ -320,8 +320,8 @@ export type Deployment = {
   source: SourceKind;
   source_config: SourceConfig;
   source_revision_config: (SourceRevisionConfig & { repo_commit_sha: string }) | null;
-  /** Names only: see views.ts. */
-  secrets: { name: string }[];
+  /** With their values in plain text, or placeholders: see views.ts. */
+  secrets: Secret[];
   created_at: string;
   updated_at: string;
   status: string;

@@ -82,6 +82,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
+  /** How answers show secret values (EmulatorOptions.secretValuesInAnswers). */
+  secretValuesInAnswers?: 'plain' | 'placeholder';
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -130,6 +132,24 @@ export class DeploymentStore {
   /** Whether answers carry install_command and build_command. */
   get echoesCommands(): boolean {
     return this.settings.echoesCommands === true;
+  }
+
+  /** Whether answers carry secret values in plain text (the default) or placeholders. */
+  get secretValuesInAnswers(): 'plain' | 'placeholder' {
+    return this.settings.secretValuesInAnswers ?? 'plain';
+  }
+
+  /**
+   * A secret set outside the API (in the UI): stored with the deployment's others, replacing
+   * one of the same name; no revision is made. Throws for an unknown id.
+   */
+  setSecretInUi(deploymentId: string, secret: Secret): void {
+    const deployment = this.byId.get(deploymentId);
+    if (deployment === undefined) throw new Error(`no deployment ${deploymentId}`);
+    deployment.secrets = [
+      ...deployment.secrets.filter((stored) => stored.name !== secret.name),
+      { ...secret },
+    ];
   }
 
   private now(): number {

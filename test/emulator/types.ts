@@ -49,6 +49,13 @@ export interface EmulatorOptions {
    * production service may (known-behaviour.md). true: they are answered like other fields.
    */
   echoesCommands?: boolean;
+  /**
+   * How a deployment answer (GET, list, create, PATCH, redeploy) shows its `secrets`:
+   * 'plain' (default), `[{name, value}]` with the real values, as the production service does
+   * (known-behaviour.md), secrets set in the UI included; 'placeholder', the value of each is
+   * stars, as a server may that hides them.
+   */
+  secretValuesInAnswers?: 'plain' | 'placeholder';
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**
@@ -106,7 +113,8 @@ export interface Fault {
   /** How many matching requests the fault hits. Default 1. */
   times?: number;
   /**
-   * - 'status': answer `status` with {detail: "injected <status>"} (and Retry-After if given);
+   * - 'status': answer `status` with {detail: "injected <status>"} or {detail: `detail`} (and
+   *   Retry-After if given);
    * - 'reset': destroy the socket without answering;
    * - 'slow': wait `delayMs` real milliseconds, then answer normally;
    * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered;
@@ -118,6 +126,8 @@ export interface Fault {
    */
   kind: FaultKind;
   status?: number;
+  /** For 'status': the answer's detail (a server that quotes what it refused). */
+  detail?: string;
   retryAfter?: string;
   delayMs?: number;
   /** For 'huge-body': the body's size. Default 200 MB. */

@@ -8,6 +8,7 @@ import {
   RESOURCE_SPEC_DEFAULT_LIMITS,
   type ResourceSpec,
   type Revision,
+  type Secret,
   type SourceConfig,
 } from './api-shapes.ts';
 import { isoAt } from './clock.ts';
@@ -19,13 +20,19 @@ const IMAGE_VERSION = '0.4.0';
 /** The workspace of a key that is not organization-scoped. */
 const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-000000000000';
 
+/** Stars in place of a value, for a server that hides them (EmulatorOptions). */
+const SECRET_PLACEHOLDER = '********';
+
 /**
- * Secret values are write-only: a deployment answers its secrets' names only. The spec lists a
- * `value`, but a control plane that returned stored secrets to any key holder is implausible,
- * and a client must work from names alone anyway.
+ * A deployment's secrets as answers show them: `{name, value}` with the values in plain text,
+ * as the production service does (known-behaviour.md), or placeholders.
  */
-function secretNames(deployment: StoredDeployment): { name: string }[] {
-  return deployment.secrets.map((secret) => ({ name: secret.name }));
+function secretsAnswer(store: DeploymentStore, deployment: StoredDeployment): Secret[] {
+  const placeholder = store.secretValuesInAnswers === 'placeholder';
+  return deployment.secrets.map(({ name, value }) => ({
+    name,
+    value: placeholder ? SECRET_PLACEHOLDER : value,
+  }));
 }
 
 /** A deployment is reconciled remotely when a listener (a self-hosted agent) runs it. */
@@ -80,7 +87,7 @@ export function deploymentView(
     source_config: sourceConfigAnswer(deployment.sourceConfig, store.echoesCommands),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
     source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },
-    secrets: secretNames(deployment),
+    secrets: secretsAnswer(store, deployment),
     created_at: isoAt(deployment.createdAt),
     updated_at: isoAt(deployment.updatedAt),
     status: store.deploymentStatus(deployment),

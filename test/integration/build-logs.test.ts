@@ -44,6 +44,7 @@ function recordingLog(): Logger & { lines: string[] } {
     info: (message) => lines.push(message),
     warning: (message) => lines.push(`warning: ${message}`),
     debug: () => {},
+    excerpt: (text, max) => (text.length > max ? `${text.slice(0, max)}…` : text),
     group: async (title, body) => {
       lines.push(`group: ${title}`);
       return body();

@@ -90,6 +90,7 @@ function contextFor(
       warning: () => {},
       debug: () => {},
       group: (_title, body) => body(),
+      excerpt: (text) => text,
     },
     mask: () => {},
     report,
