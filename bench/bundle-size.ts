@@ -54,8 +54,9 @@ function looksMinified(code: string): boolean {
   return code.length / lines >= MINIFIED_MIN_LINE_LENGTH;
 }
 
+/** The bundle's code: the entry and its chunks (the commands' three-line entries hold no package). */
 async function codeFiles(dir: string): Promise<Map<string, string>> {
-  const names = (await readdir(dir)).filter((name) => name.endsWith('.js')).sort();
+  const names = (await readdir(dir)).filter((name) => name === ENTRY_FILE || isChunk(name)).sort();
   const files = new Map<string, string>();
   for (const name of names) files.set(name, await codeWithoutMapComment(join(dir, name)));
   return files;
@@ -69,7 +70,7 @@ export function startChunks(entryCode: string): string[] {
 
 /** A folder whose every .js file has its .map: the entry's own, else a fresh bundle of src/. */
 async function mappedFolder(entryDir: string, scratchDir: string): Promise<string> {
-  const names = (await readdir(entryDir)).filter((name) => name.endsWith('.js'));
+  const names = (await readdir(entryDir)).filter((name) => name === ENTRY_FILE || isChunk(name));
   if (names.every((name) => existsSync(join(entryDir, `${name}.map`)))) return entryDir;
   const outDir = join(scratchDir, 'mapped');
   await nccBuild('src/index.ts', outDir, { sourceMap: true });

@@ -1,6 +1,7 @@
 /**
- * `npm run build`: bundles src/index.ts into dist/ with ncc, then writes dist/licenses.txt from
- * the same build's module list (scripts/licenses.ts).
+ * `npm run build`: bundles src/index.ts into dist/ with ncc, writes the small entry of each
+ * command's action (dist/<command>.js, which fixes the command and runs the one bundle), then
+ * dist/licenses.txt from the same build's module list (scripts/licenses.ts).
  *
  *   npm run build                             # into dist/
  *   npm run build -- --out DIR [--quiet]      # into DIR (CI's dist/ check, the e2e tests)
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { transformSync } from 'esbuild';
+import { COMMANDS, type CommandName } from '../src/settings/definitions.ts';
 import { licensesOfBuild } from './licenses.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -40,11 +42,32 @@ function build(outDir: string, quiet: boolean): void {
       { cwd: ROOT, stdio: 'inherit' },
     );
     minifyChunks(outDir);
+    for (const command of COMMANDS) {
+      writeFileSync(join(outDir, commandEntryFile(command)), commandEntry(command));
+    }
     const stats: unknown = JSON.parse(readFileSync(statsFile, 'utf8'));
     writeFileSync(join(outDir, LICENSES_FILE), licensesOfBuild(stats, ROOT));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The entry of `<command>/action.yml` (its `runs.main` is `../dist/<this>`). */
+export function commandEntryFile(command: CommandName): string {
+  return `${command}.js`;
+}
+
+/**
+ * A command's entry: it sets the `command` input as the runner would, then loads the one bundle
+ * (ncc builds one entry per bundle, so a bundle per command would copy every package).
+ */
+export function commandEntry(command: CommandName): string {
+  return [
+    `// The entry of ${command}/action.yml, written by scripts/build.ts: the one bundle, command fixed.`,
+    `process.env.INPUT_COMMAND = ${JSON.stringify(command)};`,
+    "await import('./index.js');",
+    '',
+  ].join('\n');
 }
 
 /** The files ncc splits off the entry (`<id>.index.js`), loaded through dynamic imports. */

@@ -29,9 +29,14 @@ import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandReport } from './report/types.ts';
-import { COMMANDS, type CommandName } from './settings/command-inputs.ts';
+import { COMMANDS, type CommandName } from './settings/definitions.ts';
 import { InputError, InputErrors } from './settings/input-error.ts';
-import { readSettings, type Settings } from './settings/inputs.ts';
+import {
+  ignoredInputs,
+  ignoredInputsWarning,
+  readSettings,
+  type Settings,
+} from './settings/inputs.ts';
 import { secretValues, unmaskedSecretNames } from './settings/secrets.ts';
 import { defaultRepoRef } from './settings/source-inputs.ts';
 import { loadYaml } from './settings/structured-text.ts';
@@ -90,6 +95,13 @@ export async function run(): Promise<void> {
 
   const settings = await readSettingsOrReport(startedAt);
   if (settings === undefined) return;
+  // The runner warns only of inputs action.yml does not list; this names the listed ones the
+  // command does not use. Their values are never shown.
+  const ignored = ignoredInputsWarning(
+    settings.command,
+    ignoredInputs(settings.command, (name) => core.getInput(name)),
+  );
+  if (ignored !== undefined) core.warning(ignored);
   const secrets = maskSecrets(settings);
   const answerMasks = new AnswerSecretMasks(redactor, settings.minMaskLength, [
     rawKey,

@@ -3,7 +3,7 @@
  * imports the Octokit-based one (reporting.ts) only when a run needs it.
  */
 
-import type { CommandName } from '../settings/command-inputs.ts';
+import type { CommandName } from '../settings/definitions.ts';
 import type { GitHubReportingSettings } from '../settings/inputs.ts';
 import type { GitHubContext } from './context.ts';
 

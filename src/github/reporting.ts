@@ -5,7 +5,7 @@
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
 import type { CommandReport } from '../report/types.ts';
-import type { CommandName } from '../settings/command-inputs.ts';
+import type { CommandName } from '../settings/definitions.ts';
 import type { GitHubReportingSettings } from '../settings/inputs.ts';
 import { publishPrComment } from './comment.ts';
 import type { GitHubContext } from './context.ts';

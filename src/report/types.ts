@@ -8,7 +8,7 @@
 
 import type { FieldChange } from '../rules/deploy-plan.ts';
 import type { PruneCandidate } from '../rules/prune-plan.ts';
-import type { CommandName } from '../settings/command-inputs.ts';
+import type { CommandName } from '../settings/definitions.ts';
 import type { TimelineEntry } from '../wait/revision.ts';
 
 /** How the run ended, from the user's point of view. */

@@ -5,30 +5,10 @@
 import { isAbsolute, join } from 'node:path';
 import type { AuthenticateRequest } from '../api/schemas.ts';
 import type { Environment } from '../api/transport.ts';
-import { INPUT_DEFAULTS } from './defaults.ts';
+import { type CommandName, INPUT_DEFAULTS } from './definitions.ts';
 import { parseAge } from './durations.ts';
 import { type InputReading, nonEmpty, requiredMessage } from './input-reading.ts';
 import { parseList } from './parsers.ts';
-
-/** The `command` input: what the run does. */
-export type CommandName =
-  | 'deploy'
-  | 'redeploy'
-  | 'status'
-  | 'delete'
-  | 'listener'
-  | 'authenticate'
-  | 'prune';
-
-export const COMMANDS = [
-  'deploy',
-  'redeploy',
-  'status',
-  'delete',
-  'listener',
-  'authenticate',
-  'prune',
-] as const satisfies readonly CommandName[];
 
 /** `revision-id: previous` asks redeploy for the revision deployed before the active one. */
 export const PREVIOUS_REVISION = 'previous';

@@ -5,8 +5,7 @@
 import { DEFAULT_MAX_RETRIES } from '../api/retry-policy.ts';
 import type { PollInterval } from '../wait/poll-schedule.ts';
 import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
-import type { CommandName } from './command-inputs.ts';
-import { INPUT_DEFAULTS } from './defaults.ts';
+import { type CommandName, INPUT_DEFAULTS } from './definitions.ts';
 import { DURATION_BOUNDS, type InputReading, requiredMessage } from './input-reading.ts';
 import { parseDeploymentName } from './name.ts';
 import { checkHeaderValue, parsePollInterval } from './parsers.ts';

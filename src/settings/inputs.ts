@@ -8,8 +8,6 @@
  */
 import type { Environment } from '../api/transport.ts';
 import {
-  COMMANDS,
-  type CommandName,
   type CommandOptions,
   checkRollbackOnFailure,
   readCommandOptions,
@@ -22,7 +20,13 @@ import {
   type TargetSettings,
   type WaitSettings,
 } from './control-plane-inputs.ts';
-import { INPUT_DEFAULTS } from './defaults.ts';
+import {
+  COMMANDS,
+  type CommandName,
+  INPUT_DEFAULTS,
+  INPUTS,
+  type InputDefinition,
+} from './definitions.ts';
 import { type InputReader, type InputReading, inputReading } from './input-reading.ts';
 import { readSourceSettings, type SourceSettings } from './source-inputs.ts';
 
@@ -86,4 +90,37 @@ function readGitHubReporting({ text, flag }: InputReading): GitHubReportingSetti
     prComment: flag('pr-comment', INPUT_DEFAULTS['pr-comment']),
     ...(githubEnvironment === undefined ? {} : { environment: githubEnvironment }),
   };
+}
+
+/** An input the command does not use, set to something other than its default. */
+interface IgnoredInput {
+  name: string;
+  /** The commands that do use it. */
+  usedBy: readonly CommandName[];
+}
+
+/**
+ * The inputs `command` ignores that were given a value: neither empty nor the default (the
+ * runner fills every default of action.yml in, so a default says nothing of the user's intent).
+ * An input whose default is an expression only the runner knows (`github-token`) is never
+ * counted: its value cannot be told from that default.
+ */
+export function ignoredInputs(command: CommandName, read: InputReader): IgnoredInput[] {
+  return Object.entries(INPUTS as Record<string, InputDefinition>).flatMap(([name, input]) => {
+    if (input.commands.includes(command) || input.runnerDefault !== undefined) return [];
+    const value = read(name).trim();
+    if (value === '' || value === String(input.default ?? '')) return [];
+    return [{ name, usedBy: input.commands }];
+  });
+}
+
+/** The warning that names each ignored input and the commands it is for; its value stays unsaid. */
+export function ignoredInputsWarning(
+  command: CommandName,
+  ignored: readonly IgnoredInput[],
+): string | undefined {
+  if (ignored.length === 0) return undefined;
+  const list = ignored.map(({ name, usedBy }) => `'${name}' (for ${usedBy.join(', ')})`);
+  const them = ignored.length === 1 ? 'it' : 'them';
+  return `Command '${command}' does not use ${ignored.length === 1 ? 'input' : 'inputs'} ${list.join(', ')}: ${ignored.length === 1 ? 'it is' : 'they are'} ignored. Remove ${them} from the step's 'with:', or run the command ${them === 'it' ? 'it is' : 'they are'} for.`;
 }

@@ -5,22 +5,26 @@
  */
 import { expect } from 'vitest';
 import type { Deployment, Revision } from '../../src/api/schemas.ts';
+import { type CommandName, INPUTS } from '../../src/settings/definitions.ts';
 import type { Emulator, RecordedRequest } from '../emulator/index.ts';
 import { type ActionRun, findLeaks } from '../support/run-action.ts';
 import { ALL_SECRETS, API_KEY } from './helpers.ts';
 
-/** The inputs every command needs: where the control plane is, the key, fast polling. */
+/**
+ * The inputs every command needs: where the control plane is, the key, and for the commands that
+ * wait, fast polling (any other command would warn that it does not use them).
+ */
 export function commandInputs(
   emulator: Emulator,
-  command: string,
+  command: CommandName,
   extra: Record<string, string> = {},
 ): Record<string, string> {
+  const waits = INPUTS['poll-interval'].commands.some((each) => each === command);
   return {
     command,
     'api-url': emulator.url,
     'api-key': API_KEY,
-    'poll-interval': '20ms',
-    'wait-timeout': '10s',
+    ...(waits ? { 'poll-interval': '20ms', 'wait-timeout': '10s' } : {}),
     ...extra,
   };
 }

@@ -299,7 +299,12 @@ describe('secrets in build logs', () => {
   const VALUES = [API_KEY, SECRET];
 
   async function failedBuildWith(lines: string[], extra: Record<string, string> = {}) {
-    emulator.scriptRevision('agent-pr-12', { outcome: 'build-fail', buildLog: lines });
+    // One status a read: the stream sees the build running, however slow the machine.
+    emulator.scriptRevision('agent-pr-12', {
+      outcome: 'build-fail',
+      buildLog: lines,
+      stepEachRead: true,
+    });
     return runAction({
       inputs: inputs({ 'build-logs': 'stream', ...extra }),
       env: await pullRequestEnv(),
@@ -314,8 +319,10 @@ describe('secrets in build logs', () => {
     const comment = github.comments(12)[0]?.body ?? '';
     expect(comment).toContain('Build log');
     expectNoStretch(run, VALUES);
-    // The lines are there, the values replaced.
-    expect(run.stdout).toContain('build | env (an ANSI colour): VALUE=*** end');
+    // The lines are there, the values replaced (in the failure log's group; the stream shows
+    // them too when a poll saw the build running).
+    expect(run.stdout).toContain('env (an ANSI colour): VALUE=*** end');
+    expect(run.stdout).toContain('build | env (a lone ESC): VALUE=*** end');
     expect(run.stdout).toContain('env (NUL): VALUE=*** end');
     expect(run.summary).toContain('env (a bidi override): VALUE=*** end');
     expect(comment).toContain('env (a C1 control (NEL)): VALUE=*** end');
@@ -330,6 +337,7 @@ describe('secrets in build logs', () => {
     expect(comment).toContain('Build log');
     expectNoStretch(run, VALUES);
     // Each line was cut after its value was redacted: the marker shows where it was.
+    expect(run.stdout).toMatch(/x{200,}\*\*\*/);
     expect(run.stdout).toMatch(/build \| x{200,}\*\*\*/);
     expect(run.summary).toMatch(/x{200,}\*\*\*/);
   });

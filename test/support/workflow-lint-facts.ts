@@ -6,9 +6,10 @@
  */
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { actionYamlPath, PUBLISHED_ACTION } from '../../scripts/action-docs.ts';
+import { COMMANDS, type CommandName } from '../../src/settings/definitions.ts';
 
-/** The published name of this action, as users reference it. */
-export const PUBLISHED_ACTION = 'org/deploy-action';
+export { PUBLISHED_ACTION };
 export const PINNED_REF = `${PUBLISHED_ACTION}@v1`;
 /** How a workflow inside this repository runs the action from its checkout. */
 export const LOCAL_ACTION = './';
@@ -27,6 +28,42 @@ const ActionYmlSchema = z.looseObject({
   ),
   outputs: z.record(z.string(), z.unknown()),
 });
+
+/**
+ * The contract of each action of the repository: the main one (key '') and each command's
+ * (`delete`, ...), read with `read(path)` from their action.yml files.
+ */
+export type ActionContracts = ReadonlyMap<string, ActionContract>;
+
+export function readActionContracts(read: (path: string) => string): ActionContracts {
+  return new Map(
+    [undefined, ...COMMANDS].map((command) => [
+      command ?? '',
+      readActionContract(read(actionYamlPath(command))),
+    ]),
+  );
+}
+
+/**
+ * The action of this repository a `uses:` names: '' for the main one (`org/deploy-action@v1`,
+ * `./`), the command for a command's own (`org/deploy-action/delete@v1`, `./delete`); undefined
+ * for any other action.
+ */
+export function actionOf(uses: string): string | undefined {
+  if (uses === LOCAL_ACTION) return '';
+  const local = /^\.\/([a-z]+)$/.exec(uses);
+  if (local) return local[1];
+  if (!uses.startsWith(`${PUBLISHED_ACTION}@`) && !uses.startsWith(`${PUBLISHED_ACTION}/`)) {
+    return undefined;
+  }
+  const published = /^[^/]+\/[^/@]+(?:\/([^@]+))?@/.exec(uses);
+  return published ? (published[1] ?? '') : undefined;
+}
+
+/** Where an action's contract is written, for messages: `action.yml`, `delete/action.yml`. */
+function contractFile(action: string): string {
+  return action === '' ? 'action.yml' : actionYamlPath(action as CommandName);
+}
 
 export function readActionContract(actionYml: string): ActionContract {
   const action = ActionYmlSchema.parse(parse(actionYml));
@@ -76,14 +113,13 @@ export interface FactOptions {
 
 /** Whether a step runs this action (published or from the checkout). */
 export function runsThisAction(step: WorkflowStep): boolean {
-  const uses = step.uses ?? '';
-  return uses === LOCAL_ACTION || uses.startsWith(`${PUBLISHED_ACTION}@`);
+  return actionOf(step.uses ?? '') !== undefined;
 }
 
 /** Every problem of one workflow file against the action contract; [] when it is sound. */
 export function workflowFactProblems(
   source: string,
-  contract: ActionContract,
+  contracts: ActionContracts,
   options: FactOptions,
 ): string[] {
   let workflow: Workflow;
@@ -98,9 +134,9 @@ export function workflowFactProblems(
     steps.forEach((step, index) => {
       if (!runsThisAction(step)) return;
       const where = `jobs.${jobName}.steps[${index}]${step.id ? ` (id ${step.id})` : ''}`;
-      problems.push(...stepProblems(step, contract, options).map((p) => `${where}: ${p}`));
+      problems.push(...stepProblems(step, contracts, options).map((p) => `${where}: ${p}`));
     });
-    problems.push(...outputReferenceProblems(jobName, job, contract));
+    problems.push(...outputReferenceProblems(jobName, job, contracts));
     steps.forEach((step, index) => {
       if (typeof step.run === 'string' && step.run.includes('${{')) {
         problems.push(
@@ -124,20 +160,28 @@ function permissionProblems(workflow: Workflow): string[] {
 
 function stepProblems(
   step: WorkflowStep,
-  contract: ActionContract,
+  contracts: ActionContracts,
   options: FactOptions,
 ): string[] {
   const problems: string[] = [];
   const uses = step.uses ?? '';
-  if (options.example && uses !== PINNED_REF) {
-    problems.push(`uses '${uses}'; an example pins '${PINNED_REF}'`);
-  } else if (uses !== LOCAL_ACTION && uses !== PINNED_REF) {
-    problems.push(`uses '${uses}'; pin '${PINNED_REF}' or run the checkout with '${LOCAL_ACTION}'`);
+  const action = actionOf(uses) ?? '';
+  const contract = contracts.get(action);
+  if (contract === undefined) return [`uses '${uses}', which is no action of this repository`];
+  const path = action === '' ? '' : `/${action}`;
+  const pinned = `${PUBLISHED_ACTION}${path}@v1`;
+  const local = action === '' ? LOCAL_ACTION : `./${action}`;
+  if (options.example && uses !== pinned) {
+    problems.push(`uses '${uses}'; an example pins '${pinned}'`);
+  } else if (uses !== local && uses !== pinned) {
+    problems.push(`uses '${uses}'; pin '${pinned}' or run the checkout with '${local}'`);
   }
   const given = step.with ?? {};
   const known = new Set([...contract.inputs, ...(options.pendingInputs ?? [])]);
   for (const input of Object.keys(given)) {
-    if (!known.has(input)) problems.push(`input '${input}' is not an input of action.yml`);
+    if (!known.has(input)) {
+      problems.push(`input '${input}' is not an input of ${contractFile(action)}`);
+    }
   }
   for (const input of contract.requiredInputs) {
     if (!(input in given)) problems.push(`required input '${input}' is missing`);
@@ -184,7 +228,7 @@ function stringsOf(value: unknown): string[] {
 function outputReferenceProblems(
   jobName: string,
   job: WorkflowJob,
-  contract: ActionContract,
+  contracts: ActionContracts,
 ): string[] {
   const stepsById = new Map(
     (job.steps ?? []).flatMap((step) => (step.id ? [[step.id, step]] : [])),
@@ -193,8 +237,12 @@ function outputReferenceProblems(
     const step = stepsById.get(stepId);
     if (step === undefined)
       return [`jobs.${jobName}: reads steps.${stepId}, a step it does not have`];
-    if (!runsThisAction(step) || contract.outputs.has(output)) return [];
-    return [`jobs.${jobName}: steps.${stepId}.outputs.${output} is not an output of action.yml`];
+    const action = actionOf(step.uses ?? '');
+    const contract = action === undefined ? undefined : contracts.get(action);
+    if (action === undefined || contract === undefined || contract.outputs.has(output)) return [];
+    return [
+      `jobs.${jobName}: steps.${stepId}.outputs.${output} is not an output of ${contractFile(action)}`,
+    ];
   });
 }
 

@@ -1,7 +1,7 @@
 /**
- * The defaults are written once (src/defaults.ts): action.yml must declare the same ones, the
- * numeric forms must read as the text forms, and the settings of empty inputs and a client built
- * without settings must use them.
+ * The defaults are written once (src/settings/definitions.ts): action.yml must declare the same
+ * ones, the numeric forms must read as the text forms, and the settings of empty inputs and a
+ * client built without settings must use them.
  */
 
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { parse } from 'yaml';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../src/api/http.ts';
 import { DEFAULT_MIN_MASK_LENGTH } from '../../src/api/redact.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_POLICY } from '../../src/api/retry-policy.ts';
-import { INPUT_DEFAULTS } from '../../src/settings/defaults.ts';
+import { INPUT_DEFAULTS, INPUTS } from '../../src/settings/definitions.ts';
 import { parseDuration } from '../../src/settings/durations.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
 import { AUTO_UNIT_MS } from '../../src/wait/poll-schedule.ts';
@@ -24,7 +24,11 @@ const action = parse(readFileSync(resolve(import.meta.dirname, '../../action.yml
   inputs: Record<string, ActionInput>;
 };
 /** Defaults only the runner can supply: an expression, not a value the code could fall back to. */
-const RUNNER_DEFAULTS = new Set(['github-token']);
+const RUNNER_DEFAULTS = new Set(
+  Object.entries(INPUTS)
+    .filter(([, input]) => 'runnerDefault' in input)
+    .map(([name]) => name),
+);
 
 function declared(): [string, string][] {
   return Object.entries(action.inputs)
@@ -39,6 +43,11 @@ describe('INPUT_DEFAULTS', () => {
       Object.entries(INPUT_DEFAULTS).map(([name, value]) => [name, String(value)]),
     );
     expect(ours).toEqual(expected);
+  });
+
+  it("leaves out only the runner's own: the workflow's token", () => {
+    expect([...RUNNER_DEFAULTS]).toEqual(['github-token']);
+    expect(action.inputs['github-token']?.default).toMatch(/^\$\{\{ github\.token \}\}$/);
   });
 
   it('names only inputs that action.yml has', () => {
@@ -64,8 +73,8 @@ describe('readSettings with empty inputs', () => {
       'smoke-test-assistant': 'agent',
     };
     const settings = readSettings((name) => inputs[name] ?? '', { GITHUB_REF_NAME: 'main' });
-    const ms = (name: keyof typeof INPUT_DEFAULTS): number =>
-      parseDuration(name, String(INPUT_DEFAULTS[name]));
+    const ms = (name: 'wait-timeout' | 'smoke-test-timeout'): number =>
+      parseDuration(name, INPUT_DEFAULTS[name]);
     expect(settings.command).toBe(INPUT_DEFAULTS.command);
     expect(settings.api.requestTimeoutMs).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
     expect(settings.api.maxRetries).toBe(DEFAULT_MAX_RETRIES);

@@ -4,7 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readActionYaml, renderReadme } from '../../scripts/action-docs.ts';
+import { parse } from 'yaml';
+import { actionYamlPath, generatedFiles } from '../../scripts/action-docs.ts';
+import { COMMANDS, INPUTS, OUTPUTS } from '../../src/settings/definitions.ts';
 import { brokenLinks, headingAnchors, linkTargets } from '../support/markdown-links.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -27,17 +29,77 @@ function firstShellBlockAfter(markdown: string, heading: RegExp): string {
   return /```sh\n([\s\S]*?)```/.exec(rest)?.[1] ?? '';
 }
 
-describe('README', () => {
-  it('documents every input and output exactly as action.yml has them', async () => {
-    const readme = await readFile(resolve(ROOT, 'README.md'), 'utf8');
-    // `npm run docs` regenerates the tables; a difference means README.md is stale.
-    expect(readme).toBe(await renderReadme());
-    const action = await readActionYaml();
-    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) {
-      expect(readme).toContain(`| \`${name}\` |`);
-    }
+interface ActionYaml {
+  inputs: Record<string, { required: boolean; default?: string }>;
+  outputs: Record<string, unknown>;
+  runs: { using: string; main: string };
+}
+
+const actionYaml = (command?: (typeof COMMANDS)[number]): ActionYaml =>
+  parse(read(actionYamlPath(command))) as ActionYaml;
+
+describe('the files made from the input definitions (npm run docs)', () => {
+  it.each([
+    'action.yml',
+    ...COMMANDS.map((command) => `${command}/action.yml`),
+    'README.md',
+    'docs/actions.md',
+  ])('%s is as npm run docs writes it', async (path) => {
+    const file = (await generatedFiles()).find((generated) => generated.path === path);
+    // A difference means the file is stale: run `npm run docs`.
+    expect(await readFile(resolve(ROOT, path), 'utf8')).toBe(file?.text);
   });
 
+  it('action.yml lists every input with its default, and every output', () => {
+    const action = actionYaml();
+    expect(Object.keys(action.inputs)).toEqual(Object.keys(INPUTS));
+    expect(Object.keys(action.outputs)).toEqual(Object.keys(OUTPUTS));
+    expect(action.inputs['max-age']).toEqual({
+      description: INPUTS['max-age'].description,
+      required: false,
+      default: '7d',
+    });
+    expect(action.inputs['api-key']?.required).toBe(true);
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  });
+
+  it.each(COMMANDS)(
+    "%s/action.yml lists only its command's inputs and outputs, and runs its entry in dist/",
+    (command) => {
+      const action = actionYaml(command);
+      const inputs = Object.entries(INPUTS).filter(
+        ([name, input]) =>
+          name !== 'command' && (input.commands as readonly string[]).includes(command),
+      );
+      const outputs = Object.entries(OUTPUTS).filter(([, output]) =>
+        (output.commands as readonly string[]).includes(command),
+      );
+      expect(Object.keys(action.inputs)).toEqual(inputs.map(([name]) => name));
+      expect(Object.keys(action.outputs)).toEqual(outputs.map(([name]) => name));
+      expect(action.inputs).not.toHaveProperty('command');
+      expect(action.runs.main).toBe(`../dist/${command}.js`);
+      // The committed bundle holds the entry (CI checks dist/ is the fresh build).
+      expect(read(join(command, action.runs.main))).toContain(`INPUT_COMMAND = "${command}"`);
+    },
+  );
+
+  it('marks an input required where its command cannot run without it', () => {
+    expect(actionYaml('prune').inputs['name-prefix']?.required).toBe(true);
+    expect(actionYaml('authenticate').inputs.scopes?.required).toBe(true);
+    expect(actionYaml('redeploy').inputs['revision-id']?.required).toBe(true);
+    expect(actionYaml('status').inputs['revision-id']?.required).toBe(false);
+    expect(actionYaml().inputs['name-prefix']?.required).toBe(false);
+  });
+
+  it('lists in the README each input and output, with the commands that use it', () => {
+    const readme = read('README.md');
+    expect(readme).toContain('| `max-age` | `7d` | prune | prune: deployments not updated');
+    expect(readme).toContain('| `api-key` | **required** | all |');
+    expect(readme).toContain('| `pruned` | prune |');
+  });
+});
+
+describe('README', () => {
   it('opens with the two fresh-machine commands', () => {
     const head = read('README.md').split('\n').slice(0, 6).join('\n');
     expect(head).toContain('npm ci && npm run demo');

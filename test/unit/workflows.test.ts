@@ -11,12 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatFinding, lintWorkflow, workflowFiles } from '../support/workflow-lint.ts';
 import {
+  actionOf,
   LOCAL_ACTION,
   markdownWorkflows,
   outputReferences,
   PINNED_REF,
   parseWorkflow,
   readActionContract,
+  readActionContracts,
   runsThisAction,
   type Workflow,
   type WorkflowStep,
@@ -26,7 +28,7 @@ import {
 const ROOT = resolve(import.meta.dirname, '../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
-const CONTRACT = readActionContract(read('action.yml'));
+const CONTRACTS = readActionContracts(read);
 
 /** The Markdown pages besides README.md that hold yaml blocks a user may copy: docs/ and the root. */
 const DOC_PAGES = [
@@ -53,7 +55,7 @@ const SPLICED = `run: holds a \${{ }} expression, which becomes shell code; pass
 const expression = (inner: string): string => `\${{ ${inner} }}`;
 const isExample = (path: string): boolean => path.startsWith('examples/');
 const factProblems = (source: string, example: boolean): string[] =>
-  workflowFactProblems(source, CONTRACT, { example });
+  workflowFactProblems(source, CONTRACTS, { example });
 
 /** A workflow with a mistake of each kind the checks are for. */
 const BROKEN_WORKFLOW = `name: Broken
@@ -162,6 +164,37 @@ jobs:
         with: { api-url: u, api-key: k, no-such-input: x, github-environment: e }
 `;
     expect(factProblems(workflow, false)).toEqual([undeclared]);
+  });
+
+  it("checks a command's own action against its action.yml", () => {
+    const workflow = `on: push
+permissions: {}
+jobs:
+  j:
+    runs-on: ubuntu-latest
+    steps:
+      - id: gone
+        uses: org/deploy-action/delete@v1
+        with:
+          api-url: u
+          api-key: ${expression('secrets.KEY')}
+          name: n
+          max-age: 3d
+      - uses: ./prune
+        with: { api-url: u, name-prefix: p- }
+      - uses: org/deploy-action/nope@v1
+      - env:
+          ID: ${expression('steps.gone.outputs.revision-id')}
+        run: echo "$ID"
+`;
+    expect(factProblems(workflow, true)).toEqual([
+      "jobs.j.steps[0] (id gone): input 'max-age' is not an input of delete/action.yml",
+      "jobs.j.steps[1]: uses './prune'; an example pins 'org/deploy-action/prune@v1'",
+      "jobs.j.steps[1]: required input 'api-key' is missing",
+      `jobs.j.steps[1]: api-key must come from a secret ('\${{ secrets.NAME }}'), got undefined`,
+      "jobs.j.steps[2]: uses 'org/deploy-action/nope@v1', which is no action of this repository",
+      'jobs.j: steps.gone.outputs.revision-id is not an output of delete/action.yml',
+    ]);
   });
 
   it('accepts the permissions of every job instead of the workflow', () => {
@@ -352,11 +385,16 @@ describe('the PR preview example', () => {
 describe('the e2e workflow', () => {
   const workflow = parseWorkflow(read('.github/workflows/e2e.yml'));
   const steps = Object.values(workflow.jobs).flatMap((job) => job.steps ?? []);
-  const local = steps.filter((step) => step.uses === LOCAL_ACTION);
+  const local = steps.filter((step) => runsThisAction(step) && step.uses?.startsWith('./'));
+  const commandOf = (step: WorkflowStep): string =>
+    String(step.with?.command ?? (actionOf(step.uses ?? '') || 'deploy'));
 
   it('runs every deployment command through the checkout against the local emulator', () => {
-    const commands = new Set(local.map((step) => String(step.with?.command ?? 'deploy')));
+    const commands = new Set(local.map(commandOf));
     expect([...commands].sort()).toEqual(['delete', 'deploy', 'redeploy', 'status']);
+    // A command's own action too, as `uses: org/deploy-action/delete@v1` runs it.
+    expect(local.map((step) => step.uses)).toContain('./delete');
+    expect(local.filter((step) => step.uses === LOCAL_ACTION).length).toBeGreaterThan(3);
     for (const step of local)
       expect(String(step.with?.['api-url'])).toMatch(/API_URL|127\.0\.0\.1/);
     expect(JSON.stringify(workflow.env)).toContain('http://127.0.0.1:8080');
