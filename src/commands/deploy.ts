@@ -5,15 +5,18 @@
 
 import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
+import { attemptOrigin, type CommandReport, type DeployAttempt } from '../report/types.ts';
 import {
   type DeployPlan,
   type DesiredDeployment,
   planDeploy,
   planToJson,
 } from '../rules/deploy-plan.ts';
+import { decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
 import { formatDuration } from '../settings/durations.ts';
 import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
+import type { TimelineEntry } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
 import type { CommandContext, Logger } from './steps/command-context.ts';
@@ -107,13 +110,151 @@ export async function deploy(ctx: CommandContext): Promise<void> {
       "Nothing of an older revision is reported as this run's result. Check the deployment with 'command: status' (a revision may still appear), then re-run the job.";
     return;
   }
-  const revisionId = found.revisionId;
-  await followRevision(ctx, deployment, revisionId);
+  const revisionId = await followWithRetries(ctx, deployment, found.revisionId);
   await rollBackIfAsked(ctx, {
     deploymentId: deployment.id,
     previousRevisionId: existing?.active_revision_id ?? undefined,
     deployedRevisionId: revisionId,
     created: plan.action === 'create',
+  });
+}
+
+/**
+ * Follows this run's revision; with `deploy-retries`, each time it ends DEPLOY_FAILED and
+ * rules/deploy-retry.ts allows, redeploys it and follows the revision the redeploy made, all
+ * within one wait-timeout. Returns the revision followed last: the run's result.
+ */
+async function followWithRetries(
+  ctx: CommandContext,
+  deployment: Deployment,
+  firstRevisionId: string,
+): Promise<string> {
+  const { settings, report, log, clock } = ctx;
+  const deadline = clock.now() + settings.waitTimeoutMs;
+  const headline = report.headline;
+  const attempts: DeployAttempt[] = [];
+  let revisionId = firstRevisionId;
+  let redeployOf: string | undefined;
+  for (;;) {
+    const rollout = await followRevision(ctx, deployment, revisionId, deadline);
+    attempts.push(attemptOf(report, revisionId, redeployOf, rollout.timeline));
+    const decision = decideRetry({
+      revisionId,
+      endStatus: rollout.endStatus,
+      timeline: rollout.timeline,
+      retriesAllowed: settings.deployRetries,
+      retriesUsed: attempts.length - 1,
+      cancelled: ctx.signal.aborted,
+      now: clock.now(),
+      deadline,
+      latestRevisionId: report.deployment?.latestRevisionId,
+      deploymentRead: rollout.deploymentRead,
+    });
+    if (decision.kind === 'stop') {
+      if (decision.message) addReason(report, decision.message);
+      break;
+    }
+    const left = decision.retriesLeft;
+    log.info(
+      `Revision ${revisionId} ended ${RETRIED_STATUS} (attempt ${attempts.length}); redeploying it: attempt ${decision.attempt}, ${left} more redeploy${left === 1 ? '' : 's'} allowed after it (deploy-retries: ${settings.deployRetries}).`,
+    );
+    const next = await redeployForRetry(ctx, deployment, revisionId);
+    if (next.revisionId === undefined) {
+      addReason(report, next.why);
+      break;
+    }
+    // From here the report tells of attempts: kept even when the next one ends the run early.
+    report.attempts = attempts;
+    redeployOf = revisionId;
+    revisionId = next.revisionId;
+    startAttempt(report, revisionId);
+    report.headline = `${headline}; revision ${redeployOf} ended ${RETRIED_STATUS}, redeployed as revision ${revisionId} (attempt ${attempts.length + 1})`;
+  }
+  if (attempts.length > 1) await logAttempts(ctx, attempts);
+  return revisionId;
+}
+
+/**
+ * Redeploys a DEPLOY_FAILED revision of this run and finds the revision the redeploy made, proven
+ * this run's as a deploy's is (the answer may name the same id or a new one). A refused redeploy
+ * is told, not thrown: the failure it answered stays the run's result.
+ */
+async function redeployForRetry(
+  ctx: CommandContext,
+  deployment: Deployment,
+  failedRevisionId: string,
+): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
+  let answer: Deployment;
+  try {
+    answer = await ctx.log.group(`Redeploying revision ${failedRevisionId}`, () =>
+      ctx.client.redeployRevision(deployment.id, failedRevisionId, { signal: ctx.signal }),
+    );
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    return {
+      why: `The redeploy of revision ${failedRevisionId} (deploy-retries) could not be sent: ${messageOf(error)}.`,
+    };
+  }
+  recordDeployment(ctx.report, answer);
+  return revisionOfThisRun(ctx, answer, failedRevisionId, {
+    failedStatus: RETRIED_STATUS,
+    check: async () => {
+      try {
+        const revision = await ctx.client.getRevision(deployment.id, failedRevisionId, {
+          signal: ctx.signal,
+        });
+        return revision.status !== RETRIED_STATUS;
+      } catch (error) {
+        // Not readable yet (a 404 right after the write): the next round reads again.
+        if (ctx.signal.aborted) throw error;
+        return false;
+      }
+    },
+  });
+}
+
+/** An attempt as it ended: the report holds its revision and its failure log. */
+function attemptOf(
+  report: CommandReport,
+  revisionId: string,
+  redeployOf: string | undefined,
+  timeline: TimelineEntry[],
+): DeployAttempt {
+  const failureLog = report.failureLog;
+  const logTail = failureLog?.revisionId === revisionId ? failureLog.lines : undefined;
+  return {
+    revisionId,
+    ...(redeployOf === undefined ? {} : { redeployOf }),
+    status: report.revision?.status ?? 'UNKNOWN',
+    timeline,
+    ...(logTail === undefined ? {} : { logTail }),
+  };
+}
+
+/** What the report told of the attempt before belongs to it (kept in `attempts`), not the next. */
+function startAttempt(report: CommandReport, revisionId: string): void {
+  const { statusMessage: _message, supersededBy: _supersededBy, ...code } = report.revision ?? {};
+  report.revision = { ...code, id: revisionId, status: 'UNKNOWN' };
+  delete report.failureLog;
+  delete report.timeline;
+  delete report.reason;
+  delete report.nextStep;
+}
+
+function addReason(report: CommandReport, sentence: string): void {
+  report.reason = report.reason ? `${report.reason} ${sentence}` : sentence;
+}
+
+/** Each attempt in one group: its revision, status and the last line of its log (the reason). */
+async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt[]): Promise<void> {
+  await ctx.log.group(`Attempts (${attempts.length})`, async () => {
+    attempts.forEach((attempt, index) => {
+      const redeploy = attemptOrigin(attempt, (id) => id);
+      const last = attempt.logTail?.at(-1);
+      ctx.log.info(
+        `Attempt ${index + 1}: revision ${attempt.revisionId}${redeploy} ${ctx.log.excerpt(attempt.status, 64)}${last === undefined ? '' : `: ${ctx.log.excerpt(last, 500)}`}`,
+      );
+    });
   });
 }
 
@@ -128,6 +269,7 @@ async function revisionOfThisRun(
   ctx: CommandContext,
   answer: Deployment,
   previous: string | undefined,
+  restartedInPlace?: RestartCheck,
 ): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
   const named = answer.latest_revision_id ?? undefined;
   if (named !== undefined && named !== previous) return { revisionId: named };
@@ -135,25 +277,45 @@ async function revisionOfThisRun(
     `The answer names no new revision (latest_revision_id ${named ?? 'none'}); looking for this run's revision in the revisions list.`,
   );
   const waited = READ_AFTER_WRITE_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
+  let listed = true;
   for (const delayMs of [0, ...READ_AFTER_WRITE_DELAYS_MS]) {
     if (delayMs > 0) await ctx.clock.sleep(delayMs, ctx.signal);
     const revisions = await ctx.client.listNewestRevisions(answer.id, NEWEST_REVISIONS_READ, {
       signal: ctx.signal,
     });
-    if (revisions === undefined) {
-      return {
-        why: `The control plane accepted the write to ${answer.name}, but its answer named no new revision (latest_revision_id ${named ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
-      };
-    }
-    const newest = newerThan(revisions, previous);
+    listed = revisions !== undefined;
+    const newest = revisions && newerThan(revisions, previous);
     if (newest !== undefined) {
       ctx.log.info(`This run's revision is ${newest} (the newest in the revisions list).`);
       return { revisionId: newest };
     }
+    if (previous !== undefined && restartedInPlace && (await restartedInPlace.check())) {
+      ctx.log.info(
+        `The redeploy restarted revision ${previous} itself: it left ${restartedInPlace.failedStatus} and no newer revision is listed.`,
+      );
+      return { revisionId: previous };
+    }
+    if (!listed && !restartedInPlace) {
+      return {
+        why: `The control plane accepted the write to ${answer.name}, but its answer named no new revision (latest_revision_id ${named ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
+      };
+    }
   }
+  const inPlace = restartedInPlace
+    ? `, and revision ${previous ?? 'none'} itself was still ${restartedInPlace.failedStatus}`
+    : '';
   return {
-    why: `The control plane accepted the write to ${answer.name}, but no revision newer than ${previous ?? 'none'} appeared: the answer named ${named ?? 'none'}, and the revisions list showed nothing newer within ${formatDuration(waited)}.`,
+    why: `The control plane accepted the write to ${answer.name}, but no revision newer than ${previous ?? 'none'} appeared: the answer named ${named ?? 'none'}, and the revisions list ${listed ? 'showed nothing newer' : 'is not served'}${inPlace} within ${formatDuration(waited)}.`,
   };
+}
+
+/**
+ * A redeploy may restart the revision itself rather than make a new one: proven when it has left
+ * the failed status it ended with (a read of it right after the redeploy may still show that).
+ */
+interface RestartCheck {
+  failedStatus: string;
+  check(): Promise<boolean>;
 }
 
 /** Revisions read to find this run's: it is the newest, unless others raced it. */

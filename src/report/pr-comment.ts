@@ -14,8 +14,8 @@ import {
   table,
   truncate,
 } from './markdown.ts';
-import type { CommandReport, Outcome } from './types.ts';
-import { OUTCOME_EMOJI } from './types.ts';
+import type { CommandReport, DeployAttempt, Outcome } from './types.ts';
+import { attemptOrigin, OUTCOME_EMOJI } from './types.ts';
 
 const MAX_HEADLINE = 300;
 const MAX_DETAIL = 1000;
@@ -127,6 +127,7 @@ function detailLines(report: CommandReport, clean: Clean): string[] {
       `<details><summary>${what} (last ${lines.length} lines)</summary>\n\n${codeBlock(lines)}\n\n</details>`,
     );
   }
+  if (report.attempts && report.attempts.length > 0) details.push(attemptsDetail(report.attempts));
   if (report.smokeTest) {
     const error = report.smokeTest.error ? `: ${clean(report.smokeTest.error, MAX_DETAIL)}` : '';
     details.push(`**Smoke test:** ${report.smokeTest.result}${error}`);
@@ -139,6 +140,26 @@ function detailLines(report: CommandReport, clean: Clean): string[] {
   }
   // Each detail is its own paragraph.
   return details.flatMap((detail) => ['', detail]);
+}
+
+/** Lines of an attempt's log shown in the comment: its end, where the reason is. */
+const MAX_ATTEMPT_LOG_LINES = 5;
+
+/** deploy-retries: one item per attempt, its status, and the end of its log collapsed. */
+function attemptsDetail(attempts: readonly DeployAttempt[]): string {
+  const items = attempts.map((attempt, index) => {
+    const redeploy = attemptOrigin(attempt, (id) => inlineCode(truncate(id, MAX_SHORT)));
+    const item = `${index + 1}. ${inlineCode(truncate(attempt.revisionId, MAX_SHORT))}${redeploy} ${inlineCode(truncate(attempt.status, MAX_SHORT))}`;
+    const tail = (attempt.logTail ?? [])
+      .slice(-MAX_ATTEMPT_LOG_LINES)
+      .map((line) => truncate(line, MAX_LOG_LINE));
+    if (tail.length === 0) return item;
+    // Indented under its item, collapsed: the comment stays short.
+    const block = `<details><summary>Log (last ${tail.length} lines)</summary>\n\n${codeBlock(tail)}\n\n</details>`;
+    return `${item}\n\n${block.replace(/^(?=.)/gm, '   ')}`;
+  });
+  // A blank line after each item: an HTML block (the details) ends only at one.
+  return `**Attempts** (\`deploy-retries\`):\n\n${items.join('\n\n')}`;
 }
 
 function footer(report: CommandReport, context: PrCommentContext): string {

@@ -23,13 +23,14 @@ import {
 import { formatTimeline } from './timeline.ts';
 import type {
   CommandReport,
+  DeployAttempt,
   GraphConfigReport,
   Outcome,
   PruneEntry,
   RollbackReport,
   SmokeTestReport,
 } from './types.ts';
-import { OUTCOME_EMOJI } from './types.ts';
+import { attemptOrigin, OUTCOME_EMOJI } from './types.ts';
 
 /** Longest text shown, in code points, per kind of field. */
 export const SUMMARY_LIMITS = {
@@ -48,6 +49,7 @@ export const SUMMARY_LIMITS = {
   namespaces: 20,
   logLines: 30,
   logLine: 500,
+  attemptLogLines: 5,
 } as const;
 
 /** Server text for a paragraph: truncated, escaped. */
@@ -214,9 +216,25 @@ function urlCell(url: string): TableCell {
 // Timeline, changes
 // ---------------------------------------------------------------------------------------------
 
-function timelineSection({ timeline }: CommandReport): string {
+function timelineSection({ timeline, attempts }: CommandReport): string {
+  if (attempts && attempts.length > 0) return attemptsSection(attempts);
   if (!timeline || timeline.length === 0) return '';
   return `### Revision timeline\n\nEach status as this run's polls first saw it (the server may have entered it a little earlier).\n\n${formatTimeline(timeline)}`;
+}
+
+/** deploy-retries: each attempt, its statuses and the end of its log (the reason last). */
+function attemptsSection(attempts: readonly DeployAttempt[]): string {
+  const parts = attempts.map((attempt, index) => {
+    const redeploy = attemptOrigin(attempt, (id) => inlineCode(truncate(id, SUMMARY_LIMITS.short)));
+    const heading = `#### Attempt ${index + 1}: revision ${inlineCode(truncate(attempt.revisionId, SUMMARY_LIMITS.short))}${redeploy} ${inlineCode(truncate(attempt.status, SUMMARY_LIMITS.short))}`;
+    const timeline = attempt.timeline.length > 0 ? `\n\n${formatTimeline(attempt.timeline)}` : '';
+    const tail = (attempt.logTail ?? [])
+      .slice(-SUMMARY_LIMITS.attemptLogLines)
+      .map((line) => truncate(line, SUMMARY_LIMITS.logLine));
+    const log = tail.length > 0 ? `\n\nLog (last ${tail.length} lines):\n\n${codeBlock(tail)}` : '';
+    return `${heading}${timeline}${log}`;
+  });
+  return `### Attempts\n\nThis run's revision ended DEPLOY_FAILED and was redeployed (\`deploy-retries\`). Each status as this run's polls first saw it (the server may have entered it a little earlier).\n\n${parts.join('\n\n')}`;
 }
 
 function changesSection(report: CommandReport): string {

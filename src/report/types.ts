@@ -107,6 +107,31 @@ export interface FailureLogReport {
   unavailable?: string;
 }
 
+/**
+ * deploy with `deploy-retries`: one rollout of this run's code, the deploy's own revision or the
+ * one a redeploy of a DEPLOY_FAILED attempt made.
+ */
+export interface DeployAttempt {
+  revisionId: string;
+  /** The revision this attempt redeployed (itself when restarted in place); absent for the deploy's own. */
+  redeployOf?: string;
+  /** The last status seen. */
+  status: string;
+  timeline: TimelineEntry[];
+  /** The last lines of the log that explains its failure, oldest first: the reason comes last. */
+  logTail?: string[];
+}
+
+/**
+ * How an attempt came to be, for a sentence: '' for the deploy's own revision, else
+ * " (redeploy of <id>)" or " (redeployed in place)". `id` writes a revision id for the medium.
+ */
+export function attemptOrigin(attempt: DeployAttempt, id: (revisionId: string) => string): string {
+  if (attempt.redeployOf === undefined) return '';
+  if (attempt.redeployOf === attempt.revisionId) return ' (redeployed in place)';
+  return ` (redeploy of ${id(attempt.redeployOf)})`;
+}
+
 export interface CommandReport {
   command: CommandName;
   outcome: Outcome;
@@ -169,6 +194,8 @@ export interface CommandReport {
   /** deploy: true when nothing was sent because the active revision already runs it. */
   skipped?: boolean;
   rollback?: RollbackReport;
+  /** deploy: every attempt, in order, when a redeploy followed (deploy-retries); the last is `revision`. */
+  attempts?: DeployAttempt[];
   /** The final deployment as the server returned it, secret values removed (the `result` output). */
   result?: Record<string, unknown>;
   /** Dry runs: the plan (the `plan` output), secret values hidden. */

@@ -70,7 +70,12 @@ export interface CommandOptions {
   skipUnchanged: boolean;
   /** deploy: redeploy the revision active before this run when the smoke test fails. */
   rollbackOnFailure: boolean;
+  /** deploy: redeploys of this run's revision after it ends DEPLOY_FAILED (rules/deploy-retry.ts). */
+  deployRetries: number;
 }
+
+/** `deploy-retries`: a few at most, each a whole deploy phase inside wait-timeout. */
+const MAX_DEPLOY_RETRIES = 3;
 
 /** What to redeploy or read, the smoke test, prune...: each command's own inputs. */
 export function readCommandOptions(
@@ -112,6 +117,10 @@ export function readCommandOptions(
   const prune = command === 'prune' ? readPrune(inputs) : undefined;
   const skipUnchanged = flag('skip-unchanged', INPUT_DEFAULTS['skip-unchanged']);
   const rollbackOnFailure = flag('rollback-on-failure', INPUT_DEFAULTS['rollback-on-failure']);
+  const deployRetries = inputs.integer('deploy-retries', INPUT_DEFAULTS['deploy-retries'], {
+    min: 0,
+    max: MAX_DEPLOY_RETRIES,
+  });
   return {
     ...(revisionId === undefined ? {} : { revisionId }),
     ignoreNotFound,
@@ -125,6 +134,7 @@ export function readCommandOptions(
     checkout,
     skipUnchanged,
     rollbackOnFailure,
+    deployRetries,
   };
 }
 
@@ -230,6 +240,20 @@ function readCheckout(workingDirectory: string | undefined, env: Environment): C
     fromInput: true,
     input: workingDirectory,
   };
+}
+
+/** deploy-retries redeploys after a failure the wait saw: without the wait there is none. */
+export function checkDeployRetries(
+  { problem }: InputReading,
+  command: CommandName,
+  deployRetries: number,
+  wait: boolean,
+): void {
+  if (deployRetries === 0 || command !== 'deploy' || wait) return;
+  problem(
+    'deploy-retries',
+    `Input 'deploy-retries' is ${deployRetries}, but 'wait' is false: a redeploy follows a DEPLOY_FAILED that only the wait sees. Remove 'wait: false', or remove 'deploy-retries'.`,
+  );
 }
 
 /** rollback-on-failure follows a failed smoke test, after the wait: both must happen. */

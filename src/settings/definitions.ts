@@ -258,6 +258,12 @@ export const INPUTS = {
     commands: ['deploy'],
     default: false,
   },
+  'deploy-retries': {
+    description:
+      'deploy: when the revision ends DEPLOY_FAILED (never BUILD_FAILED or CREATE_FAILED), redeploy it and follow the revision the redeploy made, up to this many times, all within wait-timeout; 0 to 3. No redeploy when the time left is shorter than the failed deploy phase took, or another run superseded the revision.',
+    commands: ['deploy'],
+    default: 0,
+  },
   'skip-unchanged': {
     description:
       "deploy: when the active revision already runs exactly what this run would deploy (same commit of the workflow's own ref, or same pinned image; same source_config; no secrets input), send nothing, wait for nothing and set the outputs from it.",

@@ -9,6 +9,7 @@
 import type { Environment } from '../api/transport.ts';
 import {
   type CommandOptions,
+  checkDeployRetries,
   checkRollbackOnFailure,
   readCommandOptions,
 } from './command-inputs.ts';
@@ -63,6 +64,7 @@ export function readSettings(read: InputReader, env: Environment): Settings {
   const waiting = readWaitSettings(inputs, api.url);
   const dryRun = inputs.flag('dry-run', INPUT_DEFAULTS['dry-run']);
   checkRollbackOnFailure(inputs, command, commandOptions.rollbackOnFailure, waiting.wait);
+  checkDeployRetries(inputs, command, commandOptions.deployRetries, waiting.wait);
 
   inputs.throwProblems();
   // Each of these being undefined recorded a problem above, so throwProblems has thrown.

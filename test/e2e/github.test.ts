@@ -112,6 +112,23 @@ describe('GitHub reporting on a pull request', () => {
     expectNothingLeaked(second);
   });
 
+  it('shows each deploy-retries attempt in the comment, the failed one with the end of its log', async () => {
+    emulator.scriptRevision(`agent-pr-${PR_NUMBER}`, { outcome: 'deploy-fail-once' });
+    const run = await runAction({
+      inputs: previewInputs({ 'deploy-retries': '1' }),
+      env: await pullRequestEnv(),
+    });
+    expect(run.exitCode).toBe(0);
+
+    const [failed, redeployed] = emulator.revisions(emulator.deployments()[0]?.id ?? '');
+    const [body = ''] = commentBodies();
+    expect(body).toContain('**Attempts** (`deploy-retries`):');
+    expect(body).toContain(`1. \`${failed?.id}\` \`DEPLOY_FAILED\``);
+    expect(body).toContain(`2. \`${redeployed?.id}\` (redeploy of \`${failed?.id}\`) \`DEPLOYED\``);
+    expect(body).toMatch(/ {3}Timeout: Deployment is not ready after 300 seconds\.\n {3}```/);
+    expectNothingLeaked(run);
+  });
+
   it('records a transient GitHub deployment: in_progress, then success with the URL', async () => {
     const run = await runAction({ inputs: previewInputs(), env: await pullRequestEnv() });
 

@@ -70,6 +70,7 @@ const RevisionScriptCommand = z.strictObject({
     'create-fail',
     'build-fail',
     'deploy-fail',
+    'deploy-fail-once',
     'interrupt',
     'interrupt-resume',
     'stay',

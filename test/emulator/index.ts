@@ -152,6 +152,7 @@ class RunningEmulator implements Emulator {
         notFoundAfterWrite: options.notFoundAfterWrite ?? 0,
         revisionIdsGlobal: options.revisionIdsGlobal ?? false,
         revisionsNameDeployment: options.revisionsNameDeployment ?? false,
+        redeploysInPlace: options.redeploysInPlace ?? false,
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
         secretValuesInAnswers: options.secretValuesInAnswers ?? 'plain',

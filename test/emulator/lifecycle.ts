@@ -80,6 +80,7 @@ export function planFor(script: RevisionScript | undefined): RevisionPlan {
     case 'build-fail':
       return failingPlan('BUILDING', 'BUILD_FAILED');
     case 'deploy-fail':
+    case 'deploy-fail-once':
       return failingPlan('DEPLOYING', 'DEPLOY_FAILED');
     case 'interrupt':
       // Stopped by a person while building, for good.

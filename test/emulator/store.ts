@@ -49,6 +49,8 @@ export interface StoredRevision {
   deployLog: string[];
   /** The failure's status_message, only when the script gave one (production sends none). */
   statusMessage?: string;
+  /** RevisionScript outcome 'deploy-fail-once': a redeploy of it is DEPLOYED. */
+  failsOnce?: boolean;
 }
 
 export interface StoredDeployment {
@@ -84,6 +86,8 @@ export interface StoreSettings {
   echoesCommands?: boolean;
   /** How answers show secret values (EmulatorOptions.secretValuesInAnswers). */
   secretValuesInAnswers?: 'plain' | 'placeholder';
+  /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
+  redeploysInPlace?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -259,10 +263,15 @@ export class DeploymentStore {
    */
   redeploy(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
     deployment.updatedAt = this.now();
+    if (this.settings.redeploysInPlace && revision.deploymentId === deployment.id) {
+      return this.restart(deployment, revision);
+    }
     return this.addRevision(
       deployment,
       withoutCommitSha(revision.sourceRevisionConfig),
       revision.sourceConfig,
+      // What failed once for the platform's sake deploys when redeployed; no queued script.
+      revision.failsOnce ? { outcome: 'deploy' } : undefined,
     );
   }
 
@@ -335,18 +344,53 @@ export class DeploymentStore {
     this.revisionScripts.clear();
   }
 
-  private addRevision(
-    deployment: StoredDeployment,
-    config: SourceRevisionConfig,
-    builtWith: SourceConfig = deployment.sourceConfig,
-  ): StoredRevision {
+  /**
+   * EmulatorOptions.redeploysInPlace: the revision goes again from its deploy phase (its image is
+   * built), as the next script says (a deploy-fail-once revision deploys), and becomes the latest.
+   */
+  private restart(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
     const now = this.now();
+    this.supersedePending(deployment, now);
+    const script: RevisionScript | undefined = revision.failsOnce
+      ? { outcome: 'deploy' }
+      : this.revisionScripts.get(deployment.name)?.shift();
+    const plan = planFor(script);
+    const deployPhase = plan.phases.indexOf('AWAITING_DEPLOY');
+    revision.plan = deployPhase < 0 ? plan : { ...plan, phases: plan.phases.slice(deployPhase) };
+    revision.createdAt = now;
+    revision.stepMs = script?.stepMs ?? this.settings.stepMs;
+    revision.hiddenReads = this.settings.notFoundAfterWrite;
+    revision.deployLog = script?.deployLog ?? defaultDeployLog(script?.outcome);
+    delete revision.supersededAt;
+    delete revision.phaseMs;
+    delete revision.statusMessage;
+    delete revision.failsOnce;
+    if (script?.stepEachRead) revision.stepsRead = 0;
+    else delete revision.stepsRead;
+    if (script?.statusMessage !== undefined) revision.statusMessage = script.statusMessage;
+    if (script?.outcome === 'deploy-fail-once') revision.failsOnce = true;
+    deployment.revisions = [...deployment.revisions.filter((each) => each !== revision), revision];
+    return revision;
+  }
+
+  /** A newer revision supersedes every one still pending: they end SKIPPED. */
+  private supersedePending(deployment: StoredDeployment, now: number): void {
     for (const older of deployment.revisions) {
       if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
         older.supersededAt = now;
       }
     }
-    const script = this.revisionScripts.get(deployment.name)?.shift();
+  }
+
+  private addRevision(
+    deployment: StoredDeployment,
+    config: SourceRevisionConfig,
+    builtWith: SourceConfig = deployment.sourceConfig,
+    scripted?: RevisionScript,
+  ): StoredRevision {
+    const now = this.now();
+    this.supersedePending(deployment, now);
+    const script = scripted ?? this.revisionScripts.get(deployment.name)?.shift();
     const revisionConfig = withoutUndefined(config);
     const revision: StoredRevision = {
       id: randomUUID(),
@@ -363,6 +407,7 @@ export class DeploymentStore {
       buildLog: script?.buildLog ?? defaultBuildLog(script?.outcome),
       deployLog: script?.deployLog ?? defaultDeployLog(script?.outcome),
       ...(script?.statusMessage === undefined ? {} : { statusMessage: script.statusMessage }),
+      ...(script?.outcome === 'deploy-fail-once' ? { failsOnce: true } : {}),
     };
     deployment.revisions.push(revision);
     return revision;
@@ -382,6 +427,10 @@ function defaultBuildLog(outcome: RevisionScript['outcome'] | undefined): string
 function defaultDeployLog(outcome: RevisionScript['outcome'] | undefined): string[] {
   if (outcome === 'create-fail') return ['error: the revision could not be created'];
   const lines = ['Starting the server', 'Waiting for the health check'];
+  if (outcome === 'deploy-fail-once') {
+    // The message users report when the platform's cluster is briefly out (issue #30).
+    return [...lines, 'Timeout: Deployment is not ready after 300 seconds.'];
+  }
   return outcome === 'deploy-fail'
     ? [...lines, 'error: the health check failed']
     : [...lines, 'Serving'];

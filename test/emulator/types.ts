@@ -56,6 +56,13 @@ export interface EmulatorOptions {
    * stars, as a server may that hides them.
    */
   secretValuesInAnswers?: 'plain' | 'placeholder';
+  /**
+   * Default false: a redeploy makes a new revision from the one named, and answers it as
+   * latest_revision_id. true: it restarts the named revision itself from its deploy phase (the
+   * same id, now the latest), as a server may that keeps the built image: the answer names no
+   * new revision, and a client proves the restart by the revision leaving its failed status.
+   */
+  redeploysInPlace?: boolean;
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**
@@ -139,12 +146,18 @@ export type RevisionOutcome =
   | 'create-fail'
   | 'build-fail'
   | 'deploy-fail'
+  | 'deploy-fail-once'
   | 'interrupt'
   | 'interrupt-resume'
   | 'stay'
   | 'unknown-status';
 
 export interface RevisionScript {
+  /**
+   * How the revision ends. 'deploy-fail-once': DEPLOY_FAILED in the deploy phase, its deploy log
+   * ending in the platform's readiness timeout (a brief outage, not the code); a redeploy of it
+   * is DEPLOYED, whatever script is queued (the provider's advice: redeploy the revision).
+   */
   outcome: RevisionOutcome;
   /**
    * A status_message on the failed revision: a server that adds one. Default none, as the

@@ -836,6 +836,64 @@ describe('redeploy', () => {
     expect(await revisionStatus(deployment.id, newest)).toBe('DEPLOY_FAILED');
   });
 
+  it("'deploy-fail-once' fails in the deploy phase with the platform's timeout; its redeploy is DEPLOYED", async () => {
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });
+    // Queued for a later revision: the redeploy of a deploy-fail-once revision does not take it.
+    emulator.scriptRevision('agent', { outcome: 'build-fail' });
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    expect(await statusWalk(deployment.id, deployment.latest_revision_id, 8)).toEqual([
+      ...HAPPY_PATH,
+      'DEPLOY_FAILED',
+      'DEPLOY_FAILED',
+    ]);
+    const log = await call(
+      'POST',
+      `/v1/projects/${deployment.id}/revisions/${deployment.latest_revision_id}/deploy_logs`,
+      { body: { order: 'desc', limit: 1 } },
+    );
+    expect((log.body.logs as { message: string }[])[0]?.message).toBe(
+      'Timeout: Deployment is not ready after 300 seconds.',
+    );
+    const redeployed = await call(
+      'POST',
+      `${url}/revisions/${deployment.latest_revision_id}/redeploy`,
+    );
+    const newest = redeployed.body.latest_revision_id;
+    expect(newest).not.toBe(deployment.latest_revision_id);
+    emulator.advance(STEP * 7);
+    expect(await revisionStatus(deployment.id, newest)).toBe('DEPLOYED');
+    // The queued script still waits for the next revision.
+    const patched = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'b' } },
+    });
+    emulator.advance(STEP * 7);
+    expect(await revisionStatus(deployment.id, patched.body.latest_revision_id)).toBe(
+      'BUILD_FAILED',
+    );
+  });
+
+  it('with redeploysInPlace, restarts the revision itself from its deploy phase', async () => {
+    await start({ redeploysInPlace: true });
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 7);
+    const id = deployment.latest_revision_id;
+    expect(await revisionStatus(deployment.id, id)).toBe('DEPLOY_FAILED');
+    const redeployed = await call(
+      'POST',
+      `/v2/deployments/${deployment.id}/revisions/${id}/redeploy`,
+    );
+    expect(redeployed.body.latest_revision_id).toBe(id);
+    expect(await statusWalk(deployment.id, id, 3)).toEqual([
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'DEPLOYED',
+    ]);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(id);
+  });
+
   it('answers 404 for an unknown deployment or revision', async () => {
     const deployment = await create('agent');
     const unknownDeployment = await call(

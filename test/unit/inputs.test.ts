@@ -454,6 +454,28 @@ describe('skip-unchanged and rollback-on-failure', () => {
   });
 });
 
+describe('deploy-retries', () => {
+  it('defaults to no redeploy, and takes 0 to 3', () => {
+    expect(settingsOf({ ...BASE, name: 'agent' }).deployRetries).toBe(0);
+    expect(settingsOf({ ...BASE, name: 'agent', 'deploy-retries': '3' }).deployRetries).toBe(3);
+    const tooMany = { ...BASE, name: 'agent', 'deploy-retries': '4' };
+    expect(failingInputs(tooMany)).toEqual(['deploy-retries']);
+    expect(errorMessage(tooMany)).toBe(
+      'Input \'deploy-retries\' has "4", which is more than the maximum of 3. Use a whole number from 0 to 3.',
+    );
+    expect(failingInputs({ ...BASE, name: 'agent', 'deploy-retries': '-1' })).toEqual([
+      'deploy-retries',
+    ]);
+  });
+
+  it('needs the wait that sees a DEPLOY_FAILED', () => {
+    const noWait = { ...BASE, name: 'agent', 'deploy-retries': '1', wait: 'false' };
+    expect(failingInputs(noWait)).toEqual(['deploy-retries']);
+    expect(errorMessage(noWait)).toContain("'wait' is false");
+    expect(settingsOf({ ...noWait, command: 'status' }).deployRetries).toBe(1);
+  });
+});
+
 describe('errors', () => {
   it('api-url and api-key are required', () => {
     expect(failingInputs({ name: 'agent' })).toEqual(['api-url', 'api-key']);

@@ -265,3 +265,46 @@ describe('renderPrComment: the failed stage log', () => {
     expect(body).not.toContain('<details>');
   });
 });
+
+describe('renderPrComment: deploy-retries attempts', () => {
+  const attempts = report({
+    headline: 'Created deployment agent-pr-12; revision r1 ended DEPLOY_FAILED, redeployed',
+    revision: { id: 'r2', status: 'DEPLOYED' },
+    attempts: [
+      {
+        revisionId: 'r1',
+        status: 'DEPLOY_FAILED',
+        timeline: [],
+        logTail: ['line 1', 'line 2', 'line 3', 'line 4', '<b>line 5</b>', 'Timeout: not ready'],
+      },
+      { revisionId: 'r2', redeployOf: 'r1', status: 'DEPLOYED', timeline: [] },
+    ],
+  });
+
+  it('lists each attempt with its status, and the end of its log with the reason last', () => {
+    const body = renderPrComment(attempts, context);
+    const start = body.indexOf('**Attempts**');
+    expect(start).toBeGreaterThan(0);
+    const section = body.slice(start).split('\n');
+    expect(section[2]).toBe('1. `r1` `DEPLOY_FAILED`');
+    expect(section[4]).toBe('   <details><summary>Log (last 5 lines)</summary>');
+    expect(section.slice(6, 13)).toEqual([
+      '   ```text',
+      '   line 2',
+      '   line 3',
+      '   line 4',
+      '   <b>line 5</b>',
+      '   Timeout: not ready',
+      '   ```',
+    ]);
+    expect(section[13]).toBe('');
+    expect(section[14]).toBe('   </details>');
+    // A blank line ends the HTML block before the next item.
+    expect(section[15]).toBe('');
+    expect(section[16]).toBe('2. `r2` (redeploy of `r1`) `DEPLOYED`');
+  });
+
+  it('says nothing of attempts when there was one', () => {
+    expect(renderPrComment(report(), context)).not.toContain('Attempts');
+  });
+});

@@ -446,3 +446,58 @@ describe('renderSummary: the failed stage log', () => {
     expect(summary).toContain('Not available: this control plane does not serve revision logs\\.');
   });
 });
+
+describe('renderSummary: deploy-retries attempts', () => {
+  const failedTimeline = [
+    { status: 'AWAITING_DEPLOY', startedAt: T0, durationMs: 60_000 },
+    { status: 'DEPLOY_FAILED', startedAt: T0 + 60_000, durationMs: 0 },
+  ];
+  const report = deployedReport({
+    attempts: [
+      {
+        revisionId: 'r1',
+        status: 'DEPLOY_FAILED',
+        timeline: failedTimeline,
+        logTail: ['a', 'b', 'c', 'd', 'e', 'f', 'Timeout: not ready *after* 300 seconds.'],
+      },
+      {
+        revisionId: 'r1',
+        redeployOf: 'r1',
+        status: 'DEPLOY_FAILED',
+        timeline: failedTimeline,
+        logTail: ['still not ready'],
+      },
+      {
+        revisionId: REVISION_ID,
+        redeployOf: 'r1',
+        status: 'DEPLOYED',
+        timeline: [{ status: 'DEPLOYED', startedAt: T0 + 200_000, durationMs: 0 }],
+      },
+    ],
+  });
+
+  it('shows each attempt in place of the timeline: status, statuses, the end of its log', () => {
+    const summary = renderSummary(report);
+    expect(summary).not.toContain('### Revision timeline');
+    const section = summary.slice(summary.indexOf('### Attempts'));
+    expect(section).toContain('#### Attempt 1: revision `r1` `DEPLOY_FAILED`');
+    expect(section).toContain(
+      '#### Attempt 2: revision `r1` (redeployed in place) `DEPLOY_FAILED`',
+    );
+    expect(section).toContain(
+      `#### Attempt 3: revision \`${REVISION_ID}\` (redeploy of \`r1\`) \`DEPLOYED\``,
+    );
+    const first = section.slice(0, section.indexOf('#### Attempt 2'));
+    expect(first).toContain('| `AWAITING_DEPLOY` | 12:00:00 | 1m |');
+    // The last lines only, the reason last, as literal text.
+    expect(first).toContain(
+      `Log (last ${SUMMARY_LIMITS.attemptLogLines} lines):\n\n\`\`\`text\nc\nd\ne\nf\nTimeout: not ready *after* 300 seconds.\n\`\`\``,
+    );
+    expect(section.slice(section.indexOf('#### Attempt 3'))).not.toContain('Log (last');
+  });
+
+  it('keeps the revision timeline when there was one attempt', () => {
+    expect(renderSummary(deployedReport())).toContain('### Revision timeline');
+    expect(renderSummary(deployedReport())).not.toContain('### Attempts');
+  });
+});

@@ -26,12 +26,29 @@ type RolloutStep = SmokeTestStep & {
   settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
 };
 
-/** Follows the revision to its end (the smoke test after it, when asked), and tells the report how it went. */
+/** How following a revision ended, for the command to decide on; the report has the rest. */
+interface RolloutEnd {
+  /** The wait's ending; 'not-waited' with `wait: false`. */
+  kind: WaitOutcome<Revision>['kind'] | 'not-waited';
+  /** The final status it ended with (DEPLOYED, a failure, SKIPPED); undefined when it did not end. */
+  endStatus: string | undefined;
+  /** The statuses seen, on the run's clock. */
+  timeline: TimelineEntry[];
+  /** The deployment was read after the wait: the report's deployment is that read. */
+  deploymentRead: boolean;
+}
+
+/**
+ * Follows the revision to its end (the smoke test after it, when asked), tells the report how
+ * it went, and returns how it ended. `deadline` (on ctx.clock): the wait ends there rather than
+ * `wait-timeout` after its start, when a run follows more than one rollout within one wait-timeout.
+ */
 export async function followRevision(
   ctx: RolloutStep,
   deployment: Deployment,
   revisionId: string,
-): Promise<void> {
+  deadline?: number,
+): Promise<RolloutEnd> {
   const { client, settings, log, report } = ctx;
   report.revision = {
     ...report.revision,
@@ -73,7 +90,7 @@ export async function followRevision(
     recordRevision(report, revision);
     report.outcome = 'success';
     report.headline += `; not waiting (wait: false): revision ${revisionId} is ${revision.status}`;
-    return;
+    return { kind: 'not-waited', endStatus: undefined, timeline: [], deploymentRead: false };
   }
 
   const polling = revisionPolling(
@@ -82,7 +99,14 @@ export async function followRevision(
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
   );
-  const outcome = await waitInLogGroup(ctx, revisionId, polling, readRevision);
+  const waitTimeoutMs =
+    deadline === undefined ? settings.waitTimeoutMs : Math.max(0, deadline - ctx.clock.now());
+  const outcome = await waitInLogGroup(
+    { ...ctx, settings: { waitTimeoutMs } },
+    revisionId,
+    polling,
+    readRevision,
+  );
   if (outcome.revision) recordRevision(report, outcome.revision);
   report.timeline = outcome.timeline;
 
@@ -117,6 +141,23 @@ export async function followRevision(
   }
   explainOutcome(ctx, outcome, revisionId, deploymentRead);
   if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
+  return {
+    kind: outcome.kind,
+    endStatus: endStatusOf(outcome),
+    timeline: outcome.timeline,
+    deploymentRead,
+  };
+}
+
+function endStatusOf(outcome: WaitOutcome<Revision>): string | undefined {
+  switch (outcome.kind) {
+    case 'deployed':
+    case 'failed':
+    case 'skipped':
+      return outcome.revision.status;
+    default:
+      return undefined;
+  }
 }
 
 /** Earlier revisions read for the typical rollout time: enough for a median, one small page. */
