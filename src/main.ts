@@ -65,6 +65,7 @@ const forLog = (message: string, max?: number): string => logText(message, redac
 // Messages carry server text (names, ids, statuses, error details): cleaned, then made inert.
 const coreLogger: Logger = {
   info: (message) => core.info(forLog(message)),
+  notice: (message) => core.notice(forLog(message)),
   warning: (message) => core.warning(forLog(message)),
   debug: (message) => core.debug(forLog(message)),
   group: (title, body) => core.group(forLog(title, 200), body),

@@ -7,6 +7,7 @@ import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
 import { attemptOrigin, type CommandReport, type DeployAttempt } from '../report/types.ts';
 import {
+  createOnlyNotices,
   type DeployPlan,
   type DesiredDeployment,
   planDeploy,
@@ -47,6 +48,7 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     secrets: settings.secrets,
   };
   const plan = planDeploy(desired, existing);
+  tellCreateOnlyFieldsNotShown(ctx, existing);
   const unused = unusedResourceSpecFields(settings.sourceConfig.resource_spec ?? {});
   if (unused.length > 0) {
     log.warning(
@@ -330,6 +332,23 @@ function newerThan(
   if (newest === undefined || newest.id === previous) return undefined;
   // `previous` listed after it, or not at all (none before, or paged away by newer ones).
   return newest.id;
+}
+
+/**
+ * Fields fixed at creation that the inputs set and the deployment's answer does not show: a
+ * notice each (log and summary), since this deploy can neither see nor change them.
+ */
+function tellCreateOnlyFieldsNotShown(ctx: CommandContext, existing: Deployment | undefined): void {
+  const notices = createOnlyNotices(ctx.settings.sourceConfig, existing);
+  if (notices.length === 0) return;
+  for (const notice of notices) {
+    if (notice.level === 'warning') ctx.log.warning(notice.message);
+    else ctx.log.notice(notice.message);
+  }
+  ctx.report.notices = [
+    ...(ctx.report.notices ?? []),
+    ...notices.map(({ level, message }) => ({ level, message })),
+  ];
 }
 
 /**

@@ -43,6 +43,8 @@ export async function prune(ctx: CommandContext): Promise<void> {
     now: ctx.clock.now(),
     pullRequests: pullRequests.states,
     unreadablePullRequests: pullRequests.unreadable,
+    notFoundPullRequests: pullRequests.notFound,
+    ...(pullRequests.open ? { openPullRequests: pullRequests.open } : {}),
     ...(settings.github.environment ? { environmentPrefix: settings.github.environment } : {}),
   });
   const prune: PruneReport = {
@@ -61,6 +63,7 @@ export async function prune(ctx: CommandContext): Promise<void> {
       `Kept ${unjudged.length} preview(s) whose pull request GitHub did not tell: ${unjudged.map((entry) => `${entry.name} (#${entry.pullRequest})`).join(', ')}. Run the prune again later to judge them.`,
     );
   }
+  warnNotFound(ctx, prune.entries, pullRequests.openUnreadable);
   const doomed = prune.entries.filter((entry) => entry.decision === 'prune');
   const kept = prune.entries.length - doomed.length;
 
@@ -86,13 +89,34 @@ export async function prune(ctx: CommandContext): Promise<void> {
   finish(ctx, doomed, kept);
 }
 
+/**
+ * Previews kept on a 404: GitHub answers 404 for a repository the token cannot see as for a
+ * number that is no pull request, and the list that would tell them apart could not be read.
+ */
+function warnNotFound(
+  ctx: CommandContext,
+  entries: readonly PruneEntry[],
+  listFailure: string | undefined,
+): void {
+  const kept = entries.filter((entry) => entry.notFound);
+  if (kept.length === 0) return;
+  const repository = ctx.github ? `${ctx.github.owner}/${ctx.github.repo}` : 'the repository';
+  ctx.log.warning(
+    `Kept ${kept.length} preview(s) whose pull request GitHub answered 404 for: ${kept.map((entry) => `${entry.name} (#${entry.pullRequest})`).join(', ')}. GitHub answers 404 for a number that is no pull request, and also for any read of a repository the token cannot see; the list of open pull requests of ${repository} could not be read either (${listFailure ?? 'no answer'}), so the token most likely cannot see ${repository}, or lacks 'pull-requests: read'. Give 'github-token' read access to the pull requests of ${repository} (the workflow's 'permissions: pull-requests: read'; a token of another repository or owner cannot see them). Until then these previews are kept: a preview is never deleted on a guess.`,
+  );
+}
+
 /** States of the pull requests the names end in, when github-token can read them. */
 async function readPullRequests(
   ctx: CommandContext,
   deployments: readonly Deployment[],
   namePrefix: string,
 ): Promise<PullRequestReading> {
-  const none: PullRequestReading = { states: new Map(), unreadable: new Map() };
+  const none: PullRequestReading = {
+    states: new Map(),
+    unreadable: new Map(),
+    notFound: new Set(),
+  };
   const numbers = [
     ...new Set(
       deployments.flatMap((deployment) => pullRequestNumberOf(deployment.name, namePrefix) ?? []),
@@ -119,7 +143,7 @@ async function readPullRequests(
     }),
   );
   ctx.log.info(
-    `Read the state of ${reading.states.size} of ${numbers.length} pull request(s)${reading.unreadable.size > 0 ? `; ${reading.unreadable.size} could not be read` : ''}.`,
+    `Read the state of ${reading.states.size} of ${numbers.length} pull request(s)${reading.unreadable.size > 0 ? `; ${reading.unreadable.size} could not be read` : ''}${reading.notFound.size > 0 ? `; GitHub answered 404 for ${reading.notFound.size}, and ${reading.open ? `listed ${reading.open.size} open pull request(s)` : 'the open pull requests could not be listed'}` : ''}.`,
   );
   return reading;
 }

@@ -4,7 +4,7 @@
  * retries and rate-limit waits (octokit-client.ts); what still fails is never guessed at.
  */
 import type { PullRequestReading } from '../rules/prune-plan.ts';
-import { describeGitHubFailure, type GitHubFailure } from './octokit.ts';
+import { describeGitHubFailure, type GitHubClient, type GitHubFailure } from './octokit.ts';
 import { createGitHubClient } from './octokit-client.ts';
 
 interface PullRequestLookup {
@@ -22,18 +22,24 @@ interface PullRequestLookup {
 }
 
 /**
- * Reads each pull request. A 404 means that number is no pull request of this repository:
- * unknown, judged by age. A 403 that is no rate limit means the token lacks `pull-requests:
- * read`: one warning, and every preview is judged by age (the documented fallback). Any other
- * failure (5xx or network errors that outlasted the retries, a rate limit beyond the wait
- * bounds, a 401) makes that pull request unreadable, and the ones after it too (the same
- * trouble would only repeat): their previews are kept.
+ * Reads each pull request. A 404 is either a number that is no pull request of this repository,
+ * or a repository the token cannot see (GitHub answers 404 for both): after the reads, the open
+ * pull requests are listed once to tell them apart (rules/prune-plan.ts decides). A 403 that is
+ * no rate limit means the token lacks `pull-requests: read`: one warning, and every preview is
+ * judged by age (the documented fallback). Any other failure (5xx or network errors that
+ * outlasted the retries, a rate limit beyond the wait bounds, a 401) makes that pull request
+ * unreadable, and the ones after it too (the same trouble would only repeat): their previews
+ * are kept.
  */
 export async function readPullRequestStates(
   lookup: PullRequestLookup,
 ): Promise<PullRequestReading> {
   const octokit = createGitHubClient(lookup.token, lookup.apiUrl, lookup.log);
-  const reading: PullRequestReading = { states: new Map(), unreadable: new Map() };
+  const reading: PullRequestReading = {
+    states: new Map(),
+    unreadable: new Map(),
+    notFound: new Set(),
+  };
   for (const [index, number] of lookup.numbers.entries()) {
     try {
       const { data } = await octokit.rest.pulls.get({
@@ -49,14 +55,20 @@ export async function readPullRequestStates(
         'pull-requests: read',
       );
       if (failure.kind === 'not-found') {
-        lookup.log.debug(`${failure.message} Its preview is judged by its age.`);
+        lookup.log.debug(`GitHub answered 404 for pull request #${number}.`);
+        reading.notFound.add(number);
         continue;
       }
       if (failure.kind === 'permission') {
         lookup.log.warning(
           `${failure.message} Without it, every preview is judged by its age alone.`,
         );
-        return { states: new Map(), unreadable: new Map(), ageOnly: failure.message };
+        return {
+          states: new Map(),
+          unreadable: new Map(),
+          notFound: new Set(),
+          ageOnly: failure.message,
+        };
       }
       reading.unreadable.set(number, shortReason(failure));
       const rest = lookup.numbers.slice(index + 1);
@@ -69,7 +81,36 @@ export async function readPullRequestStates(
       break;
     }
   }
+  if (reading.notFound.size > 0) await listOpenPullRequests(octokit, lookup, reading);
   return reading;
+}
+
+/**
+ * The open pull requests, read after a 404: a list that can be read shows the token sees the
+ * repository and its pull requests, so a number missing from it is no open pull request.
+ */
+async function listOpenPullRequests(
+  octokit: GitHubClient,
+  lookup: PullRequestLookup,
+  reading: PullRequestReading,
+): Promise<void> {
+  try {
+    const open = await octokit.paginate(octokit.rest.pulls.list, {
+      owner: lookup.owner,
+      repo: lookup.repo,
+      state: 'open',
+      per_page: 100,
+    });
+    reading.open = new Set(open.map((pull) => pull.number));
+  } catch (error) {
+    const failure = describeGitHubFailure(
+      error,
+      'list the open pull requests',
+      'pull-requests: read',
+    );
+    reading.openUnreadable = shortReason(failure);
+    lookup.log.debug(failure.message);
+  }
 }
 
 /** Why a state is unknown, in a few words for the summary's table (the warning has the rest). */

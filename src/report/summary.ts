@@ -47,6 +47,7 @@ export const SUMMARY_LIMITS = {
   smokeEventName: 64,
   smokeEventData: 200,
   namespaces: 20,
+  notices: 10,
   logLines: 30,
   logLine: 500,
   attemptLogLines: 5,
@@ -78,6 +79,7 @@ export function renderSummary(report: CommandReport): string {
     heading(report),
     escapeMarkdown(truncate(report.headline, SUMMARY_LIMITS.headline)),
     explanation(report),
+    noticesSection(report),
     failureLogSection(report),
     facts(report),
     timelineSection(report),
@@ -135,6 +137,18 @@ function explanation(report: CommandReport): string {
     parts.push(`### What to do\n\n${lines(report.nextStep, SUMMARY_LIMITS.nextStep)}`);
   }
   return parts.join('\n\n');
+}
+
+/** Things worth knowing though the run went as asked, one paragraph each. */
+function noticesSection({ notices }: CommandReport): string {
+  if (!notices || notices.length === 0) return '';
+  const shown = notices.slice(0, SUMMARY_LIMITS.notices).map((notice) => {
+    const mark = notice.level === 'warning' ? '⚠️' : 'ℹ️';
+    return `${mark} ${lines(notice.message, SUMMARY_LIMITS.reason)}`;
+  });
+  const more = notices.length - shown.length;
+  const tail = more > 0 ? `\n\n… and ${more} more (see the log).` : '';
+  return `### Notices\n\n${shown.join('\n\n')}${tail}`;
 }
 
 // ---------------------------------------------------------------------------------------------

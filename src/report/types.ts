@@ -72,6 +72,12 @@ export interface GraphConfigReport {
   graphIds?: string[];
 }
 
+/** One thing worth knowing: the level of its annotation, and its text (server text allowed). */
+interface RunNotice {
+  level: 'notice' | 'warning';
+  message: string;
+}
+
 /** deploy with rollback-on-failure: what happened after the smoke test failed. */
 export interface RollbackReport {
   /**
@@ -173,6 +179,11 @@ export interface CommandReport {
   changes?: FieldChange[];
   /** Patches: names of secrets the deployment already had, sent again (values not comparable). */
   resentSecrets?: string[];
+  /**
+   * What a person should know though the run went as asked (a field this deploy cannot see or
+   * change), each also logged as a notice or a warning annotation.
+   */
+  notices?: RunNotice[];
   smokeTest?: SmokeTestReport;
   /** Authenticate: the URL a person must open to finish the OAuth flow, and its flow id. */
   authUrl?: string;

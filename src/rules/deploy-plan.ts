@@ -14,6 +14,7 @@ import type {
   SourceRevisionConfig,
 } from '../api/schemas.ts';
 import { InputError } from '../settings/input-error.ts';
+import { sameRepository } from '../settings/url.ts';
 
 /** One field a patch changes (or a dry run would). */
 export interface FieldChange {
@@ -92,6 +93,9 @@ export function sameSourceConfigValue(
   wanted: unknown,
 ): boolean | undefined {
   if (current == null && UNECHOED_SOURCE_CONFIG_FIELDS.has(key)) return undefined;
+  if (key === 'repo_url' && typeof current === 'string' && typeof wanted === 'string') {
+    return sameRepository(current, wanted);
+  }
   if (key === 'resource_spec' && isRecord(current) && isRecord(wanted)) {
     return Object.entries(wanted).every(([field, value]) => sameValue(current[field], value));
   }
@@ -102,10 +106,58 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+type CreateOnlyKey = (typeof IMMUTABLE_SOURCE_CONFIG_FIELDS)[number];
+
+/** A field that never changes, as the inputs set it and as the deployment has it. */
+interface CreateOnlyField {
+  key: CreateOnlyKey;
+  /** The input that sets it. */
+  input: string;
+  /** Where it is in a deployment: `source_config.listener_config.k8s_namespace`, ... */
+  path: string;
+  wanted: unknown;
+  /** The deployment's value; null or undefined when the answer does not show it. */
+  current: unknown;
+}
+
+/** The fields that never change that the inputs set (listener_config: its k8s_namespace). */
+function createOnlyFields(
+  desired: SourceConfig,
+  current: Record<string, unknown>,
+): CreateOnlyField[] {
+  return IMMUTABLE_SOURCE_CONFIG_FIELDS.flatMap((key): CreateOnlyField[] => {
+    const wanted =
+      key === 'listener_config' ? desired.listener_config?.k8s_namespace : desired[key];
+    if (wanted === undefined) return [];
+    const held = current[key];
+    return [
+      {
+        key,
+        input: IMMUTABLE_FIELD_INPUTS[key],
+        path:
+          key === 'listener_config'
+            ? 'source_config.listener_config.k8s_namespace'
+            : `source_config.${key}`,
+        wanted,
+        current:
+          key === 'listener_config' ? (isRecord(held) ? held.k8s_namespace : undefined) : held,
+      },
+    ];
+  });
+}
+
+/** Whether two values of a field that never changes are the same (one repository, spelled two ways). */
+function sameCreateOnlyValue(key: CreateOnlyKey, a: unknown, b: unknown): boolean {
+  if (key === 'repo_url' && typeof a === 'string' && typeof b === 'string') {
+    return sameRepository(a, b);
+  }
+  return sameValue(a, b);
+}
+
 /**
  * The fields that never change, where the inputs ask for another value than the deployment has:
  * one InputError naming each, both values and the way out. Fields the answer does not show are
- * not compared (and never sent).
+ * not compared (and never sent): createOnlyNotices tells of them.
  */
 function immutableFieldError(
   desired: SourceConfig,
@@ -113,35 +165,80 @@ function immutableFieldError(
   name: string,
 ): InputError | undefined {
   const problems: { input: string; message: string }[] = [];
-  for (const key of IMMUTABLE_SOURCE_CONFIG_FIELDS) {
-    const wanted =
-      key === 'listener_config' ? desired.listener_config?.k8s_namespace : desired[key];
-    const currentConfig = current.listener_config;
-    const has =
-      key === 'listener_config'
-        ? isRecord(currentConfig)
-          ? currentConfig.k8s_namespace
-          : undefined
-        : current[key];
-    if (wanted === undefined || has == null || sameValue(has, wanted)) continue;
-    const input = IMMUTABLE_FIELD_INPUTS[key];
-    const field =
-      key === 'listener_config'
-        ? 'source_config.listener_config.k8s_namespace'
-        : `source_config.${key}`;
+  for (const { key, input, path, wanted, current: has } of createOnlyFields(desired, current)) {
+    if (has == null || sameCreateOnlyValue(key, has, wanted)) continue;
     const way =
       key === 'deployment_type'
         ? `Set '${input}: ${String(has)}' (or leave it empty) to deploy to it, or deploy under a new name to get a ${String(wanted)} deployment (delete this one first to reuse its name).`
         : `Set '${input}' to ${JSON.stringify(has)} (or leave it empty), or deploy under a new name (delete this one first to reuse its name).`;
     problems.push({
       input,
-      message: `Input '${input}' is ${JSON.stringify(wanted)}, but deployment '${name}' has ${field} ${JSON.stringify(has)}, and it cannot change after the deployment was created. Nothing was changed. ${way}`,
+      message: `Input '${input}' is ${JSON.stringify(wanted)}, but deployment '${name}' has ${path} ${JSON.stringify(has)}, and it cannot change after the deployment was created. Nothing was changed. ${way}`,
     });
   }
   const [first] = problems;
   if (first === undefined) return undefined;
   if (problems.length === 1) return new InputError(first.input, first.message);
   return new InputError(first.input, problems.map((problem) => problem.message).join('\n'));
+}
+
+/** What a deploy tells of a field that never changes whose current value it cannot see. */
+interface CreateOnlyNotice {
+  /**
+   * `notice`: the answer does not show the current value, so whether it differs is unknown.
+   * `warning`: it differs from what this action itself sent last (`sentLast`).
+   */
+  level: 'notice' | 'warning';
+  input: string;
+  /** The field, e.g. `source_config.listener_config.k8s_namespace`. */
+  path: string;
+  message: string;
+}
+
+/**
+ * The fields that never change that the inputs set on an existing deployment and its answer does
+ * not show (production never echoes listener_config; deployment_type may be missing): this deploy
+ * cannot tell whether they differ, and cannot change them, so each gets a notice saying so and how
+ * to change it. Nothing when nothing can differ: the input unset, a create (`existing`
+ * undefined), or a value the answer shows (shown and different is refused by planDeploy).
+ *
+ * `sentLast`: the source_config this action itself sent when it created the deployment, once a
+ * record of it exists (issue #28 builds that record; until then no caller passes it). With it, a
+ * value equal to what was sent is no notice, and another one is a warning.
+ */
+export function createOnlyNotices(
+  desired: SourceConfig,
+  existing: Pick<Deployment, 'name' | 'source_config'> | undefined,
+  sentLast?: SourceConfig,
+): CreateOnlyNotice[] {
+  if (existing === undefined) return [];
+  const current: Record<string, unknown> = existing.source_config ?? {};
+  const sent = sentLast === undefined ? undefined : createOnlyFields(sentLast, {});
+  return createOnlyFields(desired, current).flatMap((field): CreateOnlyNotice[] => {
+    if (field.current != null) return [];
+    const { input, path, wanted } = field;
+    const fixed = `It is fixed when a deployment is created (a PATCH never changes it, so this deploy does not send it). To change it, recreate the deployment: delete it ('command: delete', with 'delete-tracing-project: true' to use the name again, which also deletes its traces), then deploy; or deploy under a new name.`;
+    const before = sent?.find((other) => other.key === field.key)?.wanted;
+    if (before !== undefined) {
+      if (sameCreateOnlyValue(field.key, before, wanted)) return [];
+      return [
+        {
+          level: 'warning',
+          input,
+          path,
+          message: `Input '${input}' is ${JSON.stringify(wanted)}, but this action created deployment '${existing.name}' with ${path} ${JSON.stringify(before)}, and the control plane does not show its current value: the deployment most likely still has ${JSON.stringify(before)}. ${fixed}`,
+        },
+      ];
+    }
+    return [
+      {
+        level: 'notice',
+        input,
+        path,
+        message: `Input '${input}' is ${JSON.stringify(wanted)}, but the control plane does not show the current ${path} of deployment '${existing.name}', so this run cannot tell whether it differs. ${fixed}`,
+      },
+    ];
+  });
 }
 
 export function planDeploy(

@@ -4,11 +4,13 @@
  *
  * A deployment is a candidate when its name starts with `name-prefix`. When the rest of the name
  * is a pull request number and that pull request's state is known, the state decides: closed
- * (merged or not) is pruned whatever its age, open is kept. When GitHub failed to tell it (any
- * error but a 404 for that pull request), the preview is kept: an open pull request's preview
- * must not go because GitHub had a bad minute. Otherwise the age decides: not updated for longer
- * than `max-age` is pruned. A deployment whose age cannot be read is kept: nothing is deleted
- * without a reason that holds.
+ * (merged or not) is pruned whatever its age, open is kept. When GitHub failed to tell it, the
+ * preview is kept: an open pull request's preview must not go because GitHub had a bad minute.
+ * A 404 is no answer either: GitHub answers 404 for a number that is no pull request, and also
+ * for every read of a repository the token cannot see. So a 404 keeps the preview unless the
+ * list of open pull requests, read just after, shows that number is not an open pull request.
+ * Otherwise the age decides: not updated for longer than `max-age` is pruned. A deployment whose
+ * age cannot be read is kept: nothing is deleted without a reason that holds.
  */
 import type { Deployment } from '../api/schemas.ts';
 import { formatAge } from '../settings/durations.ts';
@@ -21,6 +23,15 @@ export interface PullRequestReading {
   states: Map<number, PullRequestState>;
   /** Pull requests whose state GitHub failed to tell (not a 404), with why. */
   unreadable: Map<number, string>;
+  /** Pull requests GitHub answered 404 for. */
+  notFound: Set<number>;
+  /**
+   * The open pull requests, as listed after a 404 (the list tells "no open pull request" from
+   * "the token cannot see it"); undefined when it was not read, or could not be.
+   */
+  open?: Set<number>;
+  /** Why the list of open pull requests could not be read, when it could not. */
+  openUnreadable?: string;
   /** Set when no state can be read at all (no `pull-requests: read`): previews go by age. */
   ageOnly?: string;
 }
@@ -35,6 +46,10 @@ interface PrunePlanInput {
   pullRequests: ReadonlyMap<number, PullRequestState>;
   /** Pull requests GitHub failed to tell (not a 404): their previews are kept. */
   unreadablePullRequests?: ReadonlyMap<number, string>;
+  /** Pull requests GitHub answered 404 for: kept unless `openPullRequests` rules them out. */
+  notFoundPullRequests?: ReadonlySet<number>;
+  /** The open pull requests as listed after a 404; undefined when the list was not read. */
+  openPullRequests?: ReadonlySet<number>;
   /** `github-environment`: the prefix of the previews' GitHub environments, when set. */
   environmentPrefix?: string;
 }
@@ -51,6 +66,11 @@ export interface PruneCandidate {
   environment?: string;
   /** Kept because GitHub failed to tell its pull request's state. */
   unreadable?: boolean;
+  /**
+   * Kept because GitHub answered 404 for its pull request and the open pull requests could not
+   * be listed: the token likely cannot see the repository.
+   */
+  notFound?: boolean;
 }
 
 /** Every deployment of the prefix with its decision, in name order. */
@@ -96,6 +116,21 @@ function decide(deployment: Deployment, input: PrunePlanInput): PruneCandidate {
       why: `the state of pull request #${pullRequest} could not be read (${unreadable})`,
       unreadable: true,
     };
+  }
+  if (pullRequest !== undefined && input.notFoundPullRequests?.has(pullRequest)) {
+    const open = input.openPullRequests;
+    if (open === undefined) {
+      return {
+        ...base,
+        decision: 'keep',
+        why: `GitHub answered 404 for pull request #${pullRequest}, and the open pull requests could not be listed: the token may not see the repository`,
+        notFound: true,
+      };
+    }
+    if (open.has(pullRequest)) {
+      return { ...base, decision: 'keep', why: `pull request #${pullRequest} is open` };
+    }
+    // Listed, and not among the open ones: no open pull request. Its age decides.
   }
   const updatedAt = Date.parse(deployment.updated_at ?? '');
   if (Number.isNaN(updatedAt)) {

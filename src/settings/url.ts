@@ -37,6 +37,39 @@ export function parseHttpUrl(input: string, value: string): string {
 }
 
 /**
+ * Whether two spellings name the same repository (`repo-url` against the deployment's
+ * `source_config.repo_url`). A hosted_repo is a GitHub repository, and GitHub reads the host and
+ * the owner/repo path case-insensitively, answers `.git` and a trailing slash as the repository
+ * itself, and sends http to https. So these are one repository: `https://github.com/acme/agent`,
+ * `https://GitHub.com/Acme/Agent`, `https://github.com/acme/agent.git`, `.../agent/`,
+ * `http://github.com/acme/agent`. What stays a difference: another host (`www.` included: this
+ * compares spellings, not redirects), a port other than the scheme's own, another path (a fork,
+ * a renamed repository), a query or fragment. Text that is no http(s) URL is equal only to
+ * itself (trimmed): nothing is guessed. Credentials are no part of a repository's name.
+ */
+export function sameRepository(a: string, b: string): boolean {
+  const first = repositoryKey(a);
+  const second = repositoryKey(b);
+  return first !== undefined && second !== undefined ? first === second : a.trim() === b.trim();
+}
+
+/** A repository URL reduced to what names the repository, or undefined for no http(s) URL. */
+function repositoryKey(text: string): string | undefined {
+  const url = URL.canParse(text.trim()) ? new URL(text.trim()) : undefined;
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    return undefined;
+  }
+  // The URL parser already lower-cases the host and drops the scheme's own port (80, 443); an
+  // explicit port stays, told apart from the default one by the scheme it belongs to.
+  const port = url.port === '' ? '' : `${url.protocol}${url.port}`;
+  const path = url.pathname
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .toLowerCase();
+  return `${url.hostname}|${port}|${path}|${url.search}|${url.hash}`;
+}
+
+/**
  * Credentials in a URL are refused everywhere (not only in api-url): a URL input is sent to the
  * service, shown in summaries and logs, where a user:token@ part would leak.
  */

@@ -102,6 +102,10 @@ export function errorLines(run: ActionRun): string[] {
   return run.stdout.split('\n').filter((line) => line.startsWith('::error::'));
 }
 
+export function noticeLines(run: ActionRun): string[] {
+  return run.stdout.split('\n').filter((line) => line.startsWith('::notice::'));
+}
+
 export function warningLines(run: ActionRun): string[] {
   return run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
 }

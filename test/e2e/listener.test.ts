@@ -5,7 +5,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
-import { commandInputs, expectCleanRun, readable, theError, writesIn } from './command-fixtures.ts';
+import {
+  commandInputs,
+  expectCleanRun,
+  noticeLines,
+  readable,
+  theError,
+  warningLines,
+  writesIn,
+} from './command-fixtures.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
 
 const LISTENER_ID = '5c1e7d3a-9b2f-4e8d-a6c4-1f0b2d3e4a5b';
@@ -140,7 +148,63 @@ describe('deploy to a listener', () => {
       'revision-status': 'DEPLOYED',
       created: 'true',
     });
-    expect(run.stdout).toContain(`Listener ${LISTENER_ID} serves namespace agents.`);
+    expect(run.stdout).toContain(
+      `Listener ${LISTENER_ID} lists 'agents' (input 'k8s-namespace') among the namespaces it serves.`,
+    );
+    expectCleanRun(run, server);
+  });
+});
+
+describe('the namespace of an existing deployment (never shown by production)', () => {
+  it('tells, as a notice in the log and the summary, that a new k8s-namespace was not applied', async () => {
+    // Production never echoes listener_config (known-behaviour.md): the emulator's default.
+    const server = await start();
+    server.addListener({ id: LISTENER_ID, k8s_namespaces: ['agents-a', 'agents-b'] });
+    const created = await runAction({ inputs: listenerDeployInputs(server, 'agents-a'), env: ENV });
+    expect(created.exitCode).toBe(0);
+    // A create: nothing can differ, nothing is said.
+    expect(noticeLines(created)).toEqual([]);
+    expect(created.summary).not.toContain('### Notices');
+    server.requests.length = 0;
+
+    const run = await runAction({ inputs: listenerDeployInputs(server, 'agents-b'), env: ENV });
+
+    expect(run.exitCode).toBe(0);
+    const [patch, ...others] = writesIn(server.requests);
+    expect(others).toEqual([]);
+    expect(patch?.method).toBe('PATCH');
+    expect(JSON.stringify(patch?.body)).not.toContain('agents-b');
+    const notices = noticeLines(run);
+    expect(notices).toHaveLength(1);
+    for (const told of [notices[0] ?? '', readable(run.summary)]) {
+      expect(told).toContain(`Input 'k8s-namespace' is "agents-b"`);
+      expect(told).toContain(
+        "the control plane does not show the current source_config.listener_config.k8s_namespace of deployment 'agent', so this run cannot tell whether it differs",
+      );
+      expect(told).toContain('It is fixed when a deployment is created');
+      expect(told).toContain("recreate the deployment: delete it ('command: delete'");
+    }
+    expect(run.summary).toContain('### Notices');
+    // The listener check tells what it read of the listener, never a namespace as the deployment's.
+    expect(run.stdout).toContain(
+      `Listener ${LISTENER_ID} lists 'agents-b' (input 'k8s-namespace') among the namespaces it serves.`,
+    );
+    expect(run.stdout).not.toMatch(/serves namespace agents-b/);
+    expect(warningLines(run)).toEqual([]);
+    expectCleanRun(run, server);
+  });
+
+  it('does not say a namespace is served when the listener does not list its namespaces', async () => {
+    const server = await start();
+    server.addListener({ id: LISTENER_ID, k8s_namespaces: null });
+
+    const run = await runAction({ inputs: listenerDeployInputs(server, 'agents'), env: ENV });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain(
+      `Listener ${LISTENER_ID} does not list its namespaces, so whether it serves 'agents' (input 'k8s-namespace') was not checked.`,
+    );
+    expect(run.stdout).not.toMatch(/serves namespace/);
     expectCleanRun(run, server);
   });
 });

@@ -1,16 +1,20 @@
 /**
  * The production service's contract (known-behaviour.md) end to end, through dist/ against the
- * emulator: tags as full refs, the deployment tier, fields that never change, why a build failed
- * (its log), this run's revision from the revisions list, INTERRUPTED that resumes, the tracing
- * project on delete, and deployments of the internal_source kind.
+ * emulator: tags as full refs, the deployment tier, fields that never change (refused when
+ * shown and different, told as a notice when not shown; one repository spelled another way is
+ * the same), why a build failed (its log), this run's revision from the revisions list,
+ * INTERRUPTED that resumes, the tracing project on delete, and deployments of the
+ * internal_source kind.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { fakeCommitSha } from '../emulator/store.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
   expectCleanRun,
   isLogRead,
+  noticeLines,
   readable,
   theError,
   untilRevision,
@@ -103,19 +107,130 @@ describe('deployment-type', () => {
     expect(error).toContain(`Input 'deployment-type' is "prod"`);
     expect(error).toContain('source_config.deployment_type "dev"');
     expect(error).toContain("Set 'deployment-type: dev'");
+    // Shown, so compared and refused: no notice besides.
+    expect(noticeLines(other)).toEqual([]);
     expectCleanRun(other, emulator);
+  });
+
+  it('tells of a tier the answer leaves out as a notice, and says nothing when the input is unset', async () => {
+    const server = await startEmulator({
+      apiKey: API_KEY,
+      stepMs: 20,
+      answersDeploymentType: false,
+    });
+    try {
+      const created = await runAction({
+        inputs: deployInputs(server, { 'deployment-type': 'dev' }),
+        env: ENV,
+      });
+      expect(created.exitCode).toBe(0);
+      // A create: nothing can differ, nothing is said.
+      expect(noticeLines(created)).toEqual([]);
+
+      const run = await runAction({
+        inputs: deployInputs(server, { 'deployment-type': 'prod' }),
+        env: ENV,
+      });
+
+      expect(run.exitCode).toBe(0);
+      const notices = noticeLines(run);
+      expect(notices).toHaveLength(1);
+      for (const told of [notices[0] ?? '', readable(run.summary)]) {
+        expect(told).toContain(
+          `Input 'deployment-type' is "prod", but the control plane does not show the current source_config.deployment_type of deployment 'agent', so this run cannot tell whether it differs.`,
+        );
+        expect(told).toContain('It is fixed when a deployment is created');
+        expect(told).toContain("recreate the deployment: delete it ('command: delete'");
+      }
+      expect(run.summary).toContain('### Notices');
+      // Never sent: a PATCH cannot change it.
+      const patch = writesIn(server.requests).find((request) => request.method === 'PATCH');
+      expect(JSON.stringify(patch?.body)).not.toContain('deployment_type');
+
+      const unset = await runAction({ inputs: deployInputs(server), env: ENV });
+      expect(unset.exitCode).toBe(0);
+      expect(noticeLines(unset)).toEqual([]);
+      expect(unset.summary).not.toContain('### Notices');
+      expectCleanRun(run, server);
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a repo-url the deployment was not created with, before any write', async () => {
     await runAction({ inputs: deployInputs(emulator), env: ENV });
     emulator.requests.length = 0;
     const run = await runAction({
-      inputs: deployInputs(emulator, { 'repo-url': 'https://github.com/acme/fork' }),
+      inputs: deployInputs(emulator, { 'repo-url': 'https://github.com/acme/fork.git' }),
       env: ENV,
     });
     expect(run.exitCode).toBe(1);
     expect(writesIn(emulator.requests)).toEqual([]);
-    expect(theError(run)).toContain('https://github.com/acme/agent');
+    expect(theError(run)).toContain(
+      `Input 'repo-url' is "https://github.com/acme/fork.git", but deployment 'agent' has source_config.repo_url "https://github.com/acme/agent"`,
+    );
+  });
+});
+
+describe('one repository, spelled another way', () => {
+  it.each([
+    'https://github.com/Acme/Agent',
+    'https://github.com/acme/agent/',
+    'https://github.com/acme/agent.git',
+    'http://GitHub.com/Acme/Agent.git/',
+  ])(
+    'deploys with repo-url %j to the deployment made with https://github.com/acme/agent',
+    async (spelling) => {
+      const created = await runAction({ inputs: deployInputs(emulator), env: ENV });
+      expect(created.exitCode).toBe(0);
+      emulator.requests.length = 0;
+
+      const run = await runAction({
+        inputs: deployInputs(emulator, { 'repo-url': spelling }),
+        env: ENV,
+      });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs['revision-status']).toBe('DEPLOYED');
+      const writes = writesIn(emulator.requests);
+      expect(writes.map((request) => request.method)).toEqual(['PATCH']);
+      expect(JSON.stringify(writes[0]?.body)).not.toContain('repo_url');
+      expectCleanRun(run, emulator);
+    },
+  );
+
+  it('skips an unchanged deploy (skip-unchanged) whatever the spelling', async () => {
+    // Revisions that show what they were built with: repo_url is compared there too.
+    const server = await startEmulator({
+      apiKey: API_KEY,
+      stepMs: 20,
+      revisionsShowSourceConfig: true,
+    });
+    try {
+      const atMain = { GITHUB_SHA: fakeCommitSha({ repo_ref: 'main' }) };
+      const created = await runAction({
+        inputs: deployInputs(server, { secrets: '' }),
+        env: atMain,
+      });
+      expect(created.exitCode).toBe(0);
+      server.requests.length = 0;
+
+      const run = await runAction({
+        inputs: deployInputs(server, {
+          secrets: '',
+          'repo-url': 'https://github.com/ACME/agent.git',
+          'skip-unchanged': 'true',
+        }),
+        env: atMain,
+      });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs.skipped).toBe('true');
+      expect(writesIn(server.requests)).toEqual([]);
+      expectCleanRun(run, server);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -177,6 +177,65 @@ describe('prune', () => {
     expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
   });
 
+  it('keeps every numbered preview when GitHub answers 404 for the pull requests and their list, and warns with the likely cause', async () => {
+    await seedPreviews();
+    // A token that cannot see the repository: GitHub answers 404 for every read of it.
+    github.fail({ kind: 'not-found', path: '/repos/acme/agent/pulls', times: 10 });
+
+    const run = await pruneRun();
+
+    expect(run.exitCode).toBe(0);
+    // Judged by age, agent-pr-2 and agent-pr-3 (30 and 10 days old) would go; only the preview
+    // without a number is judged by its age.
+    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual(['agent-pr-feature']);
+    expect(JSON.parse(run.outputs.kept ?? '')).toEqual([
+      'agent-pr-1',
+      'agent-pr-2',
+      'agent-pr-3',
+      'agent-pr-4',
+    ]);
+    expect(remaining()).toEqual([
+      'agent-pr-1',
+      'agent-pr-2',
+      'agent-pr-3',
+      'agent-pr-4',
+      'agent-prod',
+      'my-agent-pr-5',
+    ]);
+    const list = github.requests.filter((request) => request.path === '/repos/acme/agent/pulls');
+    expect(list.map((request) => request.query.state)).toEqual(['open']);
+    const warnings = warningLines(run);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      'Kept 4 preview(s) whose pull request GitHub answered 404 for: agent-pr-1 (#1), agent-pr-2 (#2), agent-pr-3 (#3), agent-pr-4 (#4).',
+    );
+    expect(warnings[0]).toContain(
+      "the list of open pull requests of acme/agent could not be read either (GitHub answered 404), so the token most likely cannot see acme/agent, or lacks 'pull-requests: read'",
+    );
+    expect(readable(run.summary)).toContain(
+      '| `agent-pr-2` | kept | GitHub answered 404 for pull request #2, and the open pull requests could not be listed: the token may not see the repository |',
+    );
+    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+  });
+
+  it('judges a 404 pull request by age once the list of open pull requests shows it is not open', async () => {
+    await seedPreviews();
+
+    const run = await pruneRun();
+
+    expect(run.exitCode).toBe(0);
+    // #3 and #4 answer 404; the list (open: #2 only) shows neither is an open pull request.
+    expect(JSON.parse(run.outputs.pruned ?? '')).toContain('agent-pr-3');
+    expect(JSON.parse(run.outputs.kept ?? '')).toContain('agent-pr-4');
+    const list = github.requests.filter((request) => request.path === '/repos/acme/agent/pulls');
+    expect(list).toHaveLength(1);
+    expect(run.stdout).toContain(
+      'Read the state of 2 of 4 pull request(s); GitHub answered 404 for 2, and listed 1 open pull request(s).',
+    );
+    expect(warningLines(run)).toEqual([]);
+    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+  });
+
   it('succeeds with empty lists when nothing is named so', async () => {
     await preview('agent-prod', 30);
 

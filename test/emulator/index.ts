@@ -156,6 +156,7 @@ class RunningEmulator implements Emulator {
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
         secretValuesInAnswers: options.secretValuesInAnswers ?? 'plain',
+        answersDeploymentType: options.answersDeploymentType ?? true,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),

@@ -86,6 +86,8 @@ export interface StoreSettings {
   echoesCommands?: boolean;
   /** How answers show secret values (EmulatorOptions.secretValuesInAnswers). */
   secretValuesInAnswers?: 'plain' | 'placeholder';
+  /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
+  answersDeploymentType?: boolean;
   /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
   redeploysInPlace?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
@@ -154,6 +156,11 @@ export class DeploymentStore {
       ...deployment.secrets.filter((stored) => stored.name !== secret.name),
       { ...secret },
     ];
+  }
+
+  /** Whether answers carry source_config.deployment_type. */
+  get answersDeploymentType(): boolean {
+    return this.settings.answersDeploymentType !== false;
   }
 
   private now(): number {

@@ -57,6 +57,12 @@ export interface EmulatorOptions {
    */
   secretValuesInAnswers?: 'plain' | 'placeholder';
   /**
+   * Default true: answers carry `source_config.deployment_type`. false: it is left out of every
+   * answer, as a server may (issue #26: "deployment_type may be missing from an answer"); the
+   * tier is still stored and still cannot change.
+   */
+  answersDeploymentType?: boolean;
+  /**
    * Default false: a redeploy makes a new revision from the one named, and answers it as
    * latest_revision_id. true: it restarts the named revision itself from its deploy phase (the
    * same id, now the latest), as a server may that keeps the built image: the answer names no

@@ -45,7 +45,11 @@ function isRemoteReconciled(deployment: StoredDeployment): boolean {
  * and listener_config are not echoed, and resource_spec comes back with the server's defaults
  * filled in. A client must not read what is absent or defaulted as "different".
  */
-export function sourceConfigAnswer(config: SourceConfig, echoesCommands = false): SourceConfig {
+export function sourceConfigAnswer(
+  config: SourceConfig,
+  echoesCommands = false,
+  answersDeploymentType = true,
+): SourceConfig {
   const {
     install_command: installCommand,
     build_command: buildCommand,
@@ -53,6 +57,7 @@ export function sourceConfigAnswer(config: SourceConfig, echoesCommands = false)
     ...rest
   } = structuredClone(config);
   const answered: SourceConfig = rest;
+  if (!answersDeploymentType) delete answered.deployment_type;
   if (echoesCommands) {
     if (installCommand !== undefined) answered.install_command = installCommand;
     if (buildCommand !== undefined) answered.build_command = buildCommand;
@@ -84,7 +89,11 @@ export function deploymentView(
     id: deployment.id,
     name: deployment.name,
     source: deployment.source,
-    source_config: sourceConfigAnswer(deployment.sourceConfig, store.echoesCommands),
+    source_config: sourceConfigAnswer(
+      deployment.sourceConfig,
+      store.echoesCommands,
+      store.answersDeploymentType,
+    ),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
     source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },
     secrets: secretsAnswer(store, deployment),
@@ -109,7 +118,13 @@ export function revisionView(store: DeploymentStore, revision: StoredRevision): 
     created_at: isoAt(revision.createdAt),
     updated_at: isoAt(state.since),
     ...(store.revisionsShowSourceConfig
-      ? { source_config: sourceConfigAnswer(revision.sourceConfig, store.echoesCommands) }
+      ? {
+          source_config: sourceConfigAnswer(
+            revision.sourceConfig,
+            store.echoesCommands,
+            store.answersDeploymentType,
+          ),
+        }
       : {}),
     source_revision_config: { ...revision.sourceRevisionConfig },
   };

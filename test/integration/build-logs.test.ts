@@ -42,6 +42,7 @@ function recordingLog(): Logger & { lines: string[] } {
   return {
     lines,
     info: (message) => lines.push(message),
+    notice: (message) => lines.push(`notice: ${message}`),
     warning: (message) => lines.push(`warning: ${message}`),
     debug: () => {},
     excerpt: (text, max) => (text.length > max ? `${text.slice(0, max)}…` : text),

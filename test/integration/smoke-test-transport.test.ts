@@ -87,6 +87,7 @@ function contextFor(
     signal: new AbortController().signal,
     log: {
       info: () => {},
+      notice: () => {},
       warning: () => {},
       debug: () => {},
       group: (_title, body) => body(),

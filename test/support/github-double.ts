@@ -98,7 +98,11 @@ export interface GitHubDouble {
    * its statuses linking to the job's page, open until the job ends.
    */
   seedJobDeployment(environment: string, jobUrl: string): FakeDeployment;
-  /** A pull request that GET /repos/o/r/pulls/{number} then answers. */
+  /**
+   * A pull request that GET /repos/o/r/pulls/{number} then answers, and GET /repos/o/r/pulls
+   * lists. A number never seeded is no pull request: 404, as GitHub answers it (and as it answers
+   * every read of a repository the token cannot see: script that with `fail`, kind 'not-found').
+   */
   seedPullRequest(number: number, state: 'open' | 'closed'): void;
   fail(failure: ScriptedFailure): void;
   close(): Promise<void>;
@@ -178,7 +182,24 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     return { status: 200, body: slice, headers };
   };
 
+  /** GET /repos/o/r/pulls: by `state` (open by default, as GitHub), newest first, paged. */
+  const listPullRequests: Route = ({ segments, query }) => {
+    const wanted = query.state ?? 'open';
+    const all = [...state.pullRequests.entries()]
+      .filter(([, pullState]) => wanted === 'all' || pullState === wanted)
+      .map(([number, pullState]) => ({ number, state: pullState }))
+      .toSorted((a, b) => b.number - a.number);
+    const perPage = Math.min(Number(query.per_page ?? 30), 100);
+    const page = Math.max(Number(query.page ?? 1), 1);
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    const hasNext = page * perPage < all.length;
+    const next = `${baseUrl}/${segments.join('/')}?state=${wanted}&per_page=${perPage}&page=${page + 1}`;
+    const headers: Record<string, string> = hasNext ? { link: `<${next}>; rel="next"` } : {};
+    return { status: 200, body: slice, headers };
+  };
+
   const routes: { method: string; pattern: RegExp; route: Route }[] = [
+    { method: 'GET', pattern: /^repos\/[^/]+\/[^/]+\/pulls$/, route: listPullRequests },
     { method: 'GET', pattern: /^repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, route: listComments },
     {
       method: 'POST',

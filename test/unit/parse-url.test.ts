@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/settings/input-error.ts';
-import { parseApiUrl, parseHttpUrl } from '../../src/settings/url.ts';
+import { parseApiUrl, parseHttpUrl, sameRepository } from '../../src/settings/url.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {
@@ -107,5 +107,53 @@ describe('parseHttpUrl', () => {
     const error = inputErrorOf(() => parseHttpUrl('repo-url', value));
     expect(error.input).toBe('repo-url');
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('sameRepository', () => {
+  const REPO = 'https://github.com/acme/agent';
+
+  it.each([
+    ['the same text', REPO],
+    ['owner and repo in another case', 'https://github.com/Acme/Agent'],
+    ['the host in another case', 'https://GitHub.com/acme/agent'],
+    ['a .git suffix', 'https://github.com/acme/agent.git'],
+    ['a .GIT suffix', 'https://github.com/acme/agent.GIT'],
+    ['a trailing slash', 'https://github.com/acme/agent/'],
+    ['a .git suffix and a trailing slash', 'https://github.com/Acme/Agent.git/'],
+    ['plain http (GitHub sends it to https)', 'http://github.com/acme/agent'],
+    ["the scheme's own port", 'https://github.com:443/acme/agent'],
+    ['surrounding spaces', '  https://github.com/acme/agent  '],
+    ['credentials (no part of the name)', 'https://x-access-token@github.com/acme/agent'],
+  ])('is the same repository with %s', (_what, other) => {
+    expect(sameRepository(REPO, other)).toBe(true);
+    expect(sameRepository(other, REPO)).toBe(true);
+  });
+
+  it.each([
+    ['another repository', 'https://github.com/acme/agent-2'],
+    ['another owner (a fork)', 'https://github.com/someone/agent'],
+    ['another host', 'https://gitlab.com/acme/agent'],
+    ['a www. host (a redirect, not a spelling)', 'https://www.github.com/acme/agent'],
+    ['another port', 'https://github.com:8443/acme/agent'],
+    ['a longer path', 'https://github.com/acme/agent/tree/main'],
+    ['a .git that is the name itself', 'https://github.com/acme/.git'],
+    ['a query', 'https://github.com/acme/agent?tab=readme'],
+    ['no URL at all', 'acme/agent'],
+  ])('is another repository with %s', (_what, other) => {
+    expect(sameRepository(REPO, other)).toBe(false);
+    expect(sameRepository(other, REPO)).toBe(false);
+  });
+
+  it('compares text that is no http(s) URL exactly (trimmed), guessing nothing', () => {
+    expect(sameRepository('git@github.com:acme/agent.git', ' git@github.com:acme/agent.git')).toBe(
+      true,
+    );
+    expect(sameRepository('git@github.com:acme/agent.git', 'git@github.com:Acme/agent.git')).toBe(
+      false,
+    );
+    expect(sameRepository('git@github.com:acme/agent.git', 'https://github.com/acme/agent')).toBe(
+      false,
+    );
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/api/redact.ts';
 import type { Deployment } from '../../src/api/schemas.ts';
 import {
+  createOnlyNotices,
   type DesiredDeployment,
   planDeploy,
   planToJson,
@@ -379,5 +380,149 @@ describe('planDeploy: the production contract (known-behaviour.md)', () => {
     expect(changed.action === 'patch' && changed.body.source_config).toEqual({
       resource_spec: { cpu: 2, memory_mb: 512 },
     });
+  });
+});
+
+describe('planDeploy: one repository, spelled another way', () => {
+  it.each([
+    'https://github.com/Acme/Agent',
+    'https://github.com/acme/agent/',
+    'https://github.com/acme/agent.git',
+    'http://GITHUB.com/acme/agent.git/',
+  ])("takes repo-url %j as the deployment's repository: no refusal, nothing sent", (spelling) => {
+    const plan = planDeploy(desired({ sourceConfig: { repo_url: spelling } }), existing());
+    expect(plan.action === 'patch' && plan.body.source_config).toBeFalsy();
+    expect(plan.changes.filter((change) => change.path.startsWith('source_config'))).toEqual([]);
+  });
+
+  it('still refuses another repository before any write', () => {
+    const error = inputErrorOf(() =>
+      planDeploy(
+        desired({ sourceConfig: { repo_url: 'https://github.com/acme/agent-2.git' } }),
+        existing(),
+      ),
+    );
+    expect(error.input).toBe('repo-url');
+    expect(error.message).toContain('source_config.repo_url "https://github.com/acme/agent"');
+  });
+});
+
+describe('createOnlyNotices', () => {
+  const NAMESPACE = { k8s_namespace: 'agents-b' };
+  const LISTENER = '3f0c1b9e-0000-4000-8000-000000000002';
+  const container = existing({
+    source: 'external_container',
+    source_config: { custom_url: 'https://agent.example.com', listener_id: LISTENER },
+  });
+
+  it.each([
+    {
+      what: 'a namespace the answer does not show (production never echoes listener_config)',
+      wanted: { listener_id: LISTENER, listener_config: NAMESPACE },
+      server: container,
+      notices: [['k8s-namespace', 'source_config.listener_config.k8s_namespace']],
+    },
+    {
+      what: 'a tier the answer leaves out',
+      wanted: { repo_url: 'https://github.com/acme/agent', deployment_type: 'prod' },
+      server: existing(),
+      notices: [['deployment-type', 'source_config.deployment_type']],
+    },
+    {
+      what: 'a tier the answer shows as null',
+      wanted: { deployment_type: 'prod' },
+      server: existing({
+        source_config: { repo_url: 'https://github.com/acme/agent', deployment_type: null },
+      }),
+      notices: [['deployment-type', 'source_config.deployment_type']],
+    },
+    {
+      what: 'a tier and a namespace, neither shown',
+      wanted: { deployment_type: 'dev', listener_config: NAMESPACE },
+      server: existing({ source_config: {} }),
+      notices: [
+        ['deployment-type', 'source_config.deployment_type'],
+        ['k8s-namespace', 'source_config.listener_config.k8s_namespace'],
+      ],
+    },
+    {
+      what: 'a tier the answer shows, the same',
+      wanted: { deployment_type: 'prod' },
+      server: existing({
+        source_config: { repo_url: 'https://github.com/acme/agent', deployment_type: 'prod' },
+      }),
+      notices: [],
+    },
+    {
+      what: 'a namespace the answer shows (a server that echoes it)',
+      wanted: { listener_config: { k8s_namespace: 'agents' } },
+      server: existing({ source_config: { listener_config: { k8s_namespace: 'agents' } } }),
+      notices: [],
+    },
+    {
+      what: 'no create-only input set',
+      wanted: { build_command: 'make' },
+      server: existing({ source_config: {} }),
+      notices: [],
+    },
+    {
+      what: 'a create',
+      wanted: { deployment_type: 'prod', listener_config: NAMESPACE },
+      server: undefined,
+      notices: [],
+    },
+  ] satisfies {
+    what: string;
+    wanted: DesiredDeployment['sourceConfig'];
+    server: Deployment | undefined;
+    notices: [string, string][];
+  }[])('$what', ({ wanted, server, notices }) => {
+    const told = createOnlyNotices(wanted, server);
+    expect(told.map((notice) => [notice.input, notice.path])).toEqual(notices);
+    for (const notice of told) expect(notice.level).toBe('notice');
+  });
+
+  it('names the field, says the server does not show it, that it is fixed, and how to change it', () => {
+    const [notice] = createOnlyNotices(
+      { listener_id: LISTENER, listener_config: NAMESPACE },
+      container,
+    );
+    expect(notice?.message).toBe(
+      `Input 'k8s-namespace' is "agents-b", but the control plane does not show the current source_config.listener_config.k8s_namespace of deployment 'agent', so this run cannot tell whether it differs. It is fixed when a deployment is created (a PATCH never changes it, so this deploy does not send it). To change it, recreate the deployment: delete it ('command: delete', with 'delete-tracing-project: true' to use the name again, which also deletes its traces), then deploy; or deploy under a new name.`,
+    );
+  });
+
+  it('with a record of what this action sent (issue #28): silent when the same, a warning when not', () => {
+    const wanted = { listener_id: LISTENER, listener_config: NAMESPACE };
+    expect(
+      createOnlyNotices(wanted, container, {
+        listener_id: LISTENER,
+        listener_config: { k8s_namespace: 'agents-b' },
+      }),
+    ).toEqual([]);
+    const [warning, ...rest] = createOnlyNotices(wanted, container, {
+      listener_id: LISTENER,
+      listener_config: { k8s_namespace: 'agents-a' },
+    });
+    expect(rest).toEqual([]);
+    expect(warning?.level).toBe('warning');
+    expect(warning?.message).toContain(
+      `Input 'k8s-namespace' is "agents-b", but this action created deployment 'agent' with source_config.listener_config.k8s_namespace "agents-a"`,
+    );
+    expect(warning?.message).toContain('recreate the deployment');
+    // A record without the field: nothing is known, so the plain notice.
+    expect(createOnlyNotices(wanted, container, {}).map((notice) => notice.level)).toEqual([
+      'notice',
+    ]);
+  });
+
+  it('never tells of a field the answer shows: a different shown value is refused by planDeploy', () => {
+    const server = existing({
+      source_config: { repo_url: 'https://github.com/acme/agent', deployment_type: 'dev' },
+    });
+    expect(createOnlyNotices({ deployment_type: 'prod' }, server)).toEqual([]);
+    expect(() =>
+      planDeploy(desired({ sourceConfig: { deployment_type: 'prod' } }), server),
+    ).toThrow(InputError);
   });
 });

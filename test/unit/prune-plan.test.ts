@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/api/schemas.ts';
 import { outputsOf } from '../../src/report/outputs.ts';
 import type { CommandReport } from '../../src/report/types.ts';
-import { planPrune, pullRequestNumberOf } from '../../src/rules/prune-plan.ts';
+import { type PruneCandidate, planPrune, pullRequestNumberOf } from '../../src/rules/prune-plan.ts';
 import { formatAge, parseAge } from '../../src/settings/durations.ts';
 import { InputError, InputErrors } from '../../src/settings/input-error.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
@@ -148,8 +148,64 @@ describe('planPrune', () => {
       unreadable: true,
       why: 'the state of pull request #2 could not be read (GitHub answered 503)',
     });
-    // #3 was a 404 (no such pull request): its age decides.
+    // #3 is in no reading (its state was not asked for): its age decides.
     expect(decided[1]).toMatchObject({ decision: 'prune', why: 'not updated for 60d' });
+  });
+
+  describe('a 404 for the pull request (no such pull request, or a repository the token cannot see)', () => {
+    const decideOne = (
+      ageDays: number,
+      openPullRequests: ReadonlySet<number> | undefined,
+    ): Pick<PruneCandidate, 'decision' | 'why' | 'notFound'> => {
+      const [decided] = planPrune({
+        deployments: [deployment('agent-pr-3', ageDays * DAY)],
+        namePrefix: 'agent-pr-',
+        maxAgeMs: 7 * DAY,
+        now: NOW,
+        pullRequests: new Map(),
+        notFoundPullRequests: new Set([3]),
+        ...(openPullRequests ? { openPullRequests } : {}),
+      });
+      const { decision, why, notFound } = decided ?? { decision: 'keep', why: '' };
+      return { decision, why, ...(notFound ? { notFound } : {}) };
+    };
+    const UNSEEN =
+      'GitHub answered 404 for pull request #3, and the open pull requests could not be listed: the token may not see the repository';
+
+    it.each([
+      ['the open list was not read: kept, however old', 60, undefined, 'keep', UNSEEN, true],
+      ['the open list was not read: kept, young too', 1, undefined, 'keep', UNSEEN, true],
+      [
+        'listed, and not open: its age decides (old)',
+        60,
+        new Set([2]),
+        'prune',
+        'not updated for 60d',
+        undefined,
+      ],
+      [
+        'listed, and not open: its age decides (young)',
+        1,
+        new Set<number>(),
+        'keep',
+        'updated 1d ago',
+        undefined,
+      ],
+      [
+        'listed as open after all: kept as open',
+        60,
+        new Set([3]),
+        'keep',
+        'pull request #3 is open',
+        undefined,
+      ],
+    ] as const)('%s', (_what, ageDays, open, decision, why, notFound) => {
+      expect(decideOne(ageDays, open)).toEqual({
+        decision,
+        why,
+        ...(notFound ? { notFound } : {}),
+      });
+    });
   });
 
   it('never touches a deployment outside the prefix, which the server filter may return', () => {

@@ -324,6 +324,29 @@ describe('renderSummary: smoke test, authenticate, listener', () => {
   });
 });
 
+describe('renderSummary: notices', () => {
+  it('shows each notice as a paragraph, marked by its level, escaped, after the explanation', () => {
+    const summary = renderSummary(
+      deployedReport({
+        action: 'patched',
+        notices: [
+          { level: 'notice', message: "Input 'k8s-namespace' is \"b\", but deployment '<x>' ..." },
+          { level: 'warning', message: 'Differs from what this action sent last.' },
+        ],
+      }),
+    );
+    expect(summary).toContain(
+      "### Notices\n\nℹ️ Input 'k8s\\-namespace' is \"b\", but deployment '&lt;x&gt;' \\.\\.\\.\n\n⚠️ Differs from what this action sent last\\.",
+    );
+    expect(summary.indexOf('### Notices')).toBeLessThan(summary.indexOf('| Deployment |'));
+  });
+
+  it('has no Notices section without notices', () => {
+    expect(renderSummary(deployedReport())).not.toContain('Notices');
+    expect(renderSummary(deployedReport({ notices: [] }))).not.toContain('Notices');
+  });
+});
+
 describe('renderSummary: what it never shows', () => {
   it('leaves out the token, the result and plan outputs, and anything it does not know', () => {
     const report = {
@@ -393,6 +416,10 @@ describe('renderSummary: what it never shows', () => {
       authUrl: huge,
       authId: huge,
       listener: { id: huge, computeId: huge, namespaces: Array(1000).fill(huge) },
+      notices: Array.from({ length: 1000 }, (_, i) => ({
+        level: i % 2 === 0 ? 'notice' : 'warning',
+        message: huge,
+      })),
       runUrl: `https://github.com/${huge}`,
       startedAt: T0,
       endedAt: T0 + 1,

@@ -113,6 +113,24 @@ describe('decideSkip', () => {
     expect(decideWithRevision({ desired }).kind).toBe('skip');
   });
 
+  it('skips when repo-url spells the repository another way than the deployment and revision', () => {
+    const desired = hostedDesired({
+      sourceConfig: { repo_url: 'https://github.com/Acme/Agent.git/' },
+    });
+    expect(decideWithRevision({ desired }).kind).toBe('skip');
+  });
+
+  it('deploys when the active revision was built from another repository', () => {
+    const existing = hostedDeployment({
+      source_config: { repo_url: 'https://github.com/Acme/Agent' },
+    });
+    const revision = activeRevision({
+      source_config: { repo_url: 'https://github.com/acme/agent-old' },
+    });
+    const reason = reasonOf(decideSkip(input({ existing, revision })));
+    expect(reason).toContain('source_config.repo_url');
+  });
+
   it('compares commits case-insensitively', () => {
     expect(decideWithRevision({ workflow: { ref: 'main', commit: SHA.toUpperCase() } }).kind).toBe(
       'skip',

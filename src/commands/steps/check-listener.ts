@@ -5,7 +5,9 @@ import { recordListener } from './describe.ts';
 
 /**
  * The listener exists and, when it lists its namespaces, serves the one the deployment asks for.
- * A mismatch would only show as a failed rollout minutes later.
+ * A mismatch would only show as a failed rollout minutes later. The log says what was read, of
+ * the listener only: it never tells the deployment's namespace (fixed at creation, and not shown
+ * by the control plane), nor a namespace the listener did not list.
  */
 export async function checkListenerServes(
   check: Pick<CommandContext, 'client' | 'signal' | 'log' | 'report'>,
@@ -22,5 +24,9 @@ export async function checkListenerServes(
       `Input 'k8s-namespace' is '${namespace}', but listener ${listenerId} (${found.compute_id ?? 'unnamed compute'}) serves namespaces: ${served}. Use one of those, or add '${namespace}' to the listener's k8s_namespaces.`,
     );
   }
-  check.log.info(`Listener ${listenerId} serves namespace ${namespace}.`);
+  check.log.info(
+    namespaces == null
+      ? `Listener ${listenerId} does not list its namespaces, so whether it serves '${namespace}' (input 'k8s-namespace') was not checked.`
+      : `Listener ${listenerId} lists '${namespace}' (input 'k8s-namespace') among the namespaces it serves.`,
+  );
 }

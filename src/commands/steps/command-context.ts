@@ -9,6 +9,8 @@ import type { Clock } from '../../wait/clock.ts';
 /** The log, as commands see it. The edge (src/main.ts) implements it with @actions/core. */
 export interface Logger {
   info(message: string): void;
+  /** Worth a person's attention, not a problem: an annotation, like a warning. */
+  notice(message: string): void;
   warning(message: string): void;
   debug(message: string): void;
   group<T>(title: string, body: () => Promise<T>): Promise<T>;
