@@ -166,7 +166,8 @@ export class ControlPlaneClient {
 
   /**
    * Every deployment matching the query, page after page (`limit` is the page size, 100 by
-   * default; `offset` where to start). Throws an ApiError if the server's offsets stop moving.
+   * default; `offset` where to start), by the rules of pagination.ts. Throws an ApiError when
+   * the listing goes on past the page bound.
    */
   listAllDeployments(
     query: ListDeploymentsQuery = {},
@@ -176,32 +177,36 @@ export class ControlPlaneClient {
     return paginate({
       startOffset: query.offset ?? 0,
       pageSize,
+      key: (deployment) => deployment.id,
       fetchPage: async (offset) => {
         const page = await this.listDeployments({ ...query, limit: pageSize, offset }, options);
-        return { items: page.resources, offset: page.offset };
+        return { items: page.resources };
       },
-      stuck: (sent, returned) => this.#stuck(DEPLOYMENTS, sent, returned),
+      tooLong: (pages) => this.#tooLong(DEPLOYMENTS, pages),
     });
   }
 
-  #stuck(path: string, sent: number, returned: number): ApiError {
+  #tooLong(path: string, pages: number): ApiError {
     return invalidResponseError(
       this.#http.contextFor({ method: 'GET', path }),
       200,
-      `asked for offset ${sent}, the server pointed to offset ${returned} next; the listing would never end`,
+      `the listing did not end within ${pages} pages (a server that ignores offset, or a listing far longer than expected); stopped without acting on it`,
       1,
     );
   }
 
   /**
-   * Every deployment whose name is exactly `name` (the server's filter matches substrings), in
-   * the order listed. The walk reads every page: a second deployment of that name must be seen.
-   * One id listed twice is one deployment (offset pages shift when the listing changes
+   * Every deployment whose name is exactly `name`, in the order listed. Asked with the exact
+   * `name` filter of newer servers and the substring filter every server has (a server that
+   * lacks `name` ignores it); the names are checked here either way. A deployment without a
+   * name is never a match. The walk reads every page: a second deployment of that name must be
+   * seen. One id listed twice is one deployment (offset pages shift when the listing changes
    * between two reads).
    */
   async findAllByName(name: string, options: CallOptions = {}): Promise<Deployment[]> {
     const found = new Map<string, Deployment>();
-    for await (const deployment of this.listAllDeployments({ name_contains: name }, options)) {
+    const query = { name_contains: name, name };
+    for await (const deployment of this.listAllDeployments(query, options)) {
       if (deployment.name === name && !found.has(deployment.id))
         found.set(deployment.id, deployment);
     }
@@ -322,16 +327,16 @@ export class ControlPlaneClient {
         const answer = await this.#http.send(request);
         if (answer.status === 404 || answer.status === 405) {
           unsupported = true;
-          return { items: [], offset: undefined, last: true };
+          return { items: [], last: true };
         }
         const page = this.#http.parse(request, answer, RevisionListSchema);
         return {
           items: page.resources,
-          offset: page.offset,
           last: 'unpaginated' in page && page.unpaginated === true,
         };
       },
-      stuck: (sent, returned) => this.#stuck(path, sent, returned),
+      key: (revision) => revision.id,
+      tooLong: (pages) => this.#tooLong(path, pages),
     });
     const revisions: Revision[] = [];
     for await (const revision of pages) revisions.push(revision);

@@ -296,7 +296,8 @@ function forbiddenHeadline(ctx: RequestContext, detail: string | undefined): str
 
 function conflictHeadline(ctx: RequestContext): string {
   if (ctx.subject?.kind === 'deployment-name') {
-    return `a deployment named ${ctx.subject.name} already exists`;
+    // Not "a deployment exists": a tracing project kept by a delete holds the name too.
+    return `the name ${ctx.subject.name} is taken on the control plane`;
   }
   return `${endpoint(ctx)}: conflict with the current state`;
 }

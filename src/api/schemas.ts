@@ -58,8 +58,12 @@ export function isDeletingStatus(status: string | null | undefined): boolean {
   return status != null && DELETING_STATUSES.includes(status);
 }
 
-/** The tier of a hosted_repo deployment (source_config.deployment_type), chosen at create. */
-export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+/**
+ * The tier of a hosted_repo deployment (source_config.deployment_type), chosen at create. Newer
+ * servers add tiers that may scale to zero (`dev_zero`, `dev_free_zero`); answers may carry tiers
+ * not listed here, which are kept as they come (openEnum).
+ */
+export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'] as const;
 type DeploymentType = (typeof DEPLOYMENT_TYPES)[number];
 
 /** Query of GET /v2/deployments (names from known-behaviour.md). */
@@ -67,6 +71,8 @@ export interface ListDeploymentsQuery {
   limit?: number;
   offset?: number;
   name_contains?: string;
+  /** The exact-name filter of newer servers (others ignore it). */
+  name?: string;
   status?: KnownDeploymentStatus;
   remote_reconciled?: boolean;
   tag_value_ids?: string[];
@@ -225,7 +231,8 @@ const ReceivedSecretSchema = z.lazy(() =>
 export const DeploymentSchema = z.lazy(() =>
   z.looseObject({
     id: z.string(),
-    name: z.string(),
+    // null for deployments an agent builder made (known-behaviour.md): never found by name.
+    name: z.string().nullish(),
     source: openEnum<ReceivedSourceKind>().nullish(),
     source_config: ReceivedSourceConfigSchema.nullish(),
     source_revision_config: ReceivedSourceRevisionConfigSchema.nullish(),
@@ -239,6 +246,18 @@ export const DeploymentSchema = z.lazy(() =>
   }),
 );
 export type Deployment = z.infer<typeof DeploymentSchema>;
+
+/** A deployment that has a name: lookups by name and prune see only these. */
+export type NamedDeployment = Deployment & { name: string };
+
+export function hasName(deployment: Deployment): deployment is NamedDeployment {
+  return typeof deployment.name === 'string';
+}
+
+/** How a deployment is called in messages: its name, or its id when it has none. */
+export function displayName(deployment: Pick<Deployment, 'id' | 'name'>): string {
+  return deployment.name ?? deployment.id;
+}
 
 export const RevisionSchema = z.lazy(() =>
   z.looseObject({
@@ -349,6 +368,7 @@ export const ListDeploymentsQuerySchema = z.strictObject({
   limit: z.number().int().min(1).max(100).optional(),
   offset: z.number().int().nonnegative().optional(),
   name_contains: z.string().optional(),
+  name: z.string().optional(),
   // A filter by a status the server does not know is answered with 422 ("status value", 4.4).
   status: z.enum(DEPLOYMENT_STATUSES).optional(),
   remote_reconciled: z.boolean().optional(),

@@ -21,8 +21,8 @@ import type { TimelineEntry } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
 import type { CommandContext, Logger } from './steps/command-context.ts';
+import { createDeployment, findDeploymentToDeploy } from './steps/create-deployment.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
-import { findDeployment } from './steps/find-target.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
 import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
 
@@ -30,7 +30,7 @@ export async function deploy(ctx: CommandContext): Promise<void> {
   const { settings, client, log, report } = ctx;
   // Before any request: a broken graph configuration would only fail the build minutes later.
   checkGraphConfigFile(ctx);
-  const existing = await log.group('Looking up the deployment', () => findDeployment(ctx));
+  const existing = await log.group('Looking up the deployment', () => findDeploymentToDeploy(ctx));
   if (existing) recordDeployment(report, existing);
   const listenerId = settings.sourceConfig.listener_id;
   const namespace = settings.sourceConfig.listener_config?.k8s_namespace;
@@ -85,7 +85,7 @@ export async function deploy(ctx: CommandContext): Promise<void> {
   let deployment: Deployment;
   if (plan.action === 'create') {
     deployment = await log.group(`Creating deployment ${name}`, () =>
-      client.createDeployment(plan.body, { signal: ctx.signal }),
+      createDeployment(ctx, plan.body),
     );
     report.created = true;
     report.skipped = false;

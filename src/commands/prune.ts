@@ -9,7 +9,7 @@
  */
 
 import { messageOf } from '../api/errors.ts';
-import type { Deployment } from '../api/schemas.ts';
+import { hasName, type NamedDeployment } from '../api/schemas.ts';
 import type { PruneEntry, PruneReport } from '../report/types.ts';
 import { type PullRequestReading, planPrune, pullRequestNumberOf } from '../rules/prune-plan.ts';
 import { formatDuration } from '../settings/durations.ts';
@@ -23,13 +23,14 @@ export async function prune(ctx: CommandContext): Promise<void> {
   const { namePrefix } = options;
 
   const deployments = await log.group(`Listing deployments named ${namePrefix}*`, async () => {
-    const found: Deployment[] = [];
+    const found: NamedDeployment[] = [];
     // Every page first: deleting while walking the pages would shift the offsets.
     for await (const deployment of client.listAllDeployments(
       { name_contains: namePrefix },
       { signal: ctx.signal },
     )) {
-      if (deployment.name.startsWith(namePrefix)) found.push(deployment);
+      // A deployment without a name (an agent builder's) is never a preview.
+      if (hasName(deployment) && deployment.name.startsWith(namePrefix)) found.push(deployment);
     }
     log.info(`${found.length} deployment(s) named ${namePrefix}*.`);
     return found;
@@ -109,7 +110,7 @@ function warnNotFound(
 /** States of the pull requests the names end in, when github-token can read them. */
 async function readPullRequests(
   ctx: CommandContext,
-  deployments: readonly Deployment[],
+  deployments: readonly NamedDeployment[],
   namePrefix: string,
 ): Promise<PullRequestReading> {
   const none: PullRequestReading = {

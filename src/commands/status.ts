@@ -3,6 +3,7 @@
  * `wait: true`, wait for that revision to finish. It fails only where the revision failed.
  */
 
+import { displayName } from '../api/schemas.ts';
 import { productionAfterFailure } from '../rules/production.ts';
 import { classifyRevisionStatus } from '../wait/revision.ts';
 import type { CommandContext } from './steps/command-context.ts';
@@ -21,7 +22,7 @@ export async function status(ctx: CommandContext): Promise<void> {
   const deployment = await ctx.log.group('Looking up the deployment', () => requireDeployment(ctx));
   recordDeployment(report, deployment);
   report.action = 'read';
-  report.headline = `Deployment ${deployment.name} is ${deployment.status ?? 'in an unknown state'}`;
+  report.headline = `Deployment ${displayName(deployment)} is ${deployment.status ?? 'in an unknown state'}`;
 
   const revisionId = settings.revisionId ?? deployment.latest_revision_id ?? undefined;
   if (!revisionId) {
@@ -40,15 +41,15 @@ export async function status(ctx: CommandContext): Promise<void> {
     case 'failed': {
       // The deployment was read just before the revision, whose status is final.
       const production = productionAfterFailure({
-        name: deployment.name,
+        name: displayName(deployment),
         revisionId: revision.id,
         activeRevisionId: deployment.active_revision_id ?? undefined,
         known: true,
       });
       report.outcome = 'failure';
       await showFailureLog(ctx, deployment.id, revision.id, revision.status);
-      report.reason = `${failedRevisionReason(revision.id, deployment.name, revision.status, revision.status_message)} ${production.serving}`;
-      report.nextStep = `${nextStepFor(revision.status, deployment.name, report.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`;
+      report.reason = `${failedRevisionReason(revision.id, displayName(deployment), revision.status, revision.status_message)} ${production.serving}`;
+      report.nextStep = `${nextStepFor(revision.status, displayName(deployment), report.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`;
       return;
     }
     case 'skipped':

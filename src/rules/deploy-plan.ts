@@ -4,14 +4,15 @@
  */
 
 import { REDACTED } from '../api/redact.ts';
-import type {
-  CreateDeploymentRequest,
-  Deployment,
-  PatchDeploymentRequest,
-  Secret,
-  SourceConfig,
-  SourceKind,
-  SourceRevisionConfig,
+import {
+  type CreateDeploymentRequest,
+  type Deployment,
+  displayName,
+  type PatchDeploymentRequest,
+  type Secret,
+  type SourceConfig,
+  type SourceKind,
+  type SourceRevisionConfig,
 } from '../api/schemas.ts';
 import { InputError } from '../settings/input-error.ts';
 import { sameRepository } from '../settings/url.ts';
@@ -263,21 +264,33 @@ function planCreate(desired: DesiredDeployment): DeployPlan {
       `Input 'graph-config-path' is empty, but creating the hosted_repo deployment '${name}' needs it. Set it to the path of the graph configuration file in the repository (e.g. langgraph.json).`,
     );
   }
+  const sourceConfig = createSourceConfig(desired);
   const body: CreateDeploymentRequest = {
     name,
     source: desired.source,
-    source_config: desired.sourceConfig,
+    source_config: sourceConfig,
     source_revision_config: desired.revisionConfig,
     secrets: desired.secrets,
   };
   const changes: FieldChange[] = [
     { path: 'name', from: undefined, to: name },
     { path: 'source', from: undefined, to: desired.source },
-    ...diffFields('source_config', {}, desired.sourceConfig),
+    ...diffFields('source_config', {}, sourceConfig),
     ...diffFields('source_revision_config', {}, desired.revisionConfig),
     ...secretChanges(desired.secrets, []),
   ];
   return { action: 'create', body, changes };
+}
+
+/**
+ * The source_config of a create: an external_container create carries a resource_spec object,
+ * `{}` when the inputs give none (the server fills its defaults; a server may refuse the create
+ * without it, and the official client sends `{}`: known-behaviour.md).
+ */
+function createSourceConfig(desired: DesiredDeployment): SourceConfig {
+  if (desired.source !== 'external_container' || desired.sourceConfig.resource_spec !== undefined)
+    return desired.sourceConfig;
+  return { ...desired.sourceConfig, resource_spec: {} };
 }
 
 function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan {
@@ -289,7 +302,7 @@ function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan
   }
   const currentConfig: Record<string, unknown> = existing.source_config ?? {};
   const currentRevision: Record<string, unknown> = existing.source_revision_config ?? {};
-  const immutable = immutableFieldError(desired.sourceConfig, currentConfig, existing.name);
+  const immutable = immutableFieldError(desired.sourceConfig, currentConfig, displayName(existing));
   if (immutable) throw immutable;
 
   const body: PatchDeploymentRequest = {};

@@ -12,7 +12,7 @@
  * Otherwise the age decides: not updated for longer than `max-age` is pruned. A deployment whose
  * age cannot be read is kept: nothing is deleted without a reason that holds.
  */
-import type { Deployment } from '../api/schemas.ts';
+import { type Deployment, hasName, type NamedDeployment } from '../api/schemas.ts';
 import { formatAge } from '../settings/durations.ts';
 
 type PullRequestState = 'open' | 'closed';
@@ -37,6 +37,7 @@ export interface PullRequestReading {
 }
 
 interface PrunePlanInput {
+  /** As listed: those without a name (an agent builder's) are never previews. */
   deployments: readonly Deployment[];
   namePrefix: string;
   maxAgeMs: number;
@@ -76,6 +77,7 @@ export interface PruneCandidate {
 /** Every deployment of the prefix with its decision, in name order. */
 export function planPrune(input: PrunePlanInput): PruneCandidate[] {
   return input.deployments
+    .filter(hasName)
     .filter((deployment) => deployment.name.startsWith(input.namePrefix))
     .toSorted((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }))
     .map((deployment) => decide(deployment, input));
@@ -91,7 +93,7 @@ export function pullRequestNumberOf(name: string, namePrefix: string): number | 
   return /^[1-9]\d{0,9}$/.test(suffix) ? Number(suffix) : undefined;
 }
 
-function decide(deployment: Deployment, input: PrunePlanInput): PruneCandidate {
+function decide(deployment: NamedDeployment, input: PrunePlanInput): PruneCandidate {
   const pullRequest = pullRequestNumberOf(deployment.name, input.namePrefix);
   const suffix = deployment.name.slice(input.namePrefix.length);
   const base = {

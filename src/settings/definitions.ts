@@ -105,7 +105,7 @@ export const INPUTS = {
   },
   'deployment-type': {
     description:
-      "source_config.deployment_type: the tier of a hosted_repo deployment (dev_free, dev or prod), which sets its size and cost. Used when the deployment is created; it cannot change afterwards, so a deployment of another tier is an error. Empty: the server's default.",
+      "source_config.deployment_type: the tier of a hosted_repo deployment (dev_free, dev or prod; newer servers add dev_zero and dev_free_zero, which may scale to zero), which sets its size and cost. Used when the deployment is created; it cannot change afterwards, so a deployment of another tier is an error. Empty: the server's default.",
     commands: ['deploy'],
   },
   'build-on-push': {

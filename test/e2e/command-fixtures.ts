@@ -3,12 +3,33 @@
  * seeded straight through the emulator's API (faster than running the action to deploy them),
  * and every run is checked the same way for errors, warnings and leaked secrets.
  */
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { Deployment, Revision } from '../../src/api/schemas.ts';
 import { type CommandName, INPUTS } from '../../src/settings/definitions.ts';
-import type { Emulator, RecordedRequest } from '../emulator/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  type RecordedRequest,
+  startEmulator,
+} from '../emulator/index.ts';
 import { type ActionRun, findLeaks } from '../support/run-action.ts';
 import { ALL_SECRETS, API_KEY } from './helpers.ts';
+
+/**
+ * One emulator per test, for files whose tests each need their own options: call in the file's
+ * scope; `start(options)` starts it (fast steps, the e2e key), and it is closed after each test.
+ */
+export function emulatorPerTest(): (options?: EmulatorOptions) => Promise<Emulator> {
+  let running: Emulator | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  return async (options = {}) => {
+    running = await startEmulator({ apiKey: API_KEY, stepMs: 20, ...options });
+    return running;
+  };
+}
 
 /**
  * The inputs every command needs: where the control plane is, the key, and for the commands that

@@ -164,7 +164,7 @@ function dispatchEvent(inputs: Record<string, string>): ExampleEvent {
   };
 }
 
-async function pullRequestEvent(action: 'opened' | 'closed'): Promise<ExampleEvent> {
+async function pullRequestEvent(action: 'opened' | 'reopened' | 'closed'): Promise<ExampleEvent> {
   const eventPath = join(workspace, 'event', `${action}.json`);
   await writeFile(
     eventPath,
@@ -288,6 +288,25 @@ describe('the examples, run as they are against the emulator', () => {
 
     expect(run.exitCode).toBe(0);
     expect(createdOrPatched(`my-agent-pr-${PR_NUMBER}`)).toBeUndefined();
+  });
+
+  it('pr-preview gets the preview back when the pull request is reopened after its teardown', async () => {
+    // The teardown deletes the tracing project too: a kept one would hold the name.
+    expect(
+      (await runExample('pr-preview.yml', 'deploy', await pullRequestEvent('opened'))).exitCode,
+    ).toBe(0);
+    const teardown = await runExample(
+      'pr-preview.yml',
+      'teardown',
+      await pullRequestEvent('closed'),
+    );
+    expect(teardown.exitCode).toBe(0);
+    expect(emulator.tracingProjects()).not.toContain(`my-agent-pr-${PR_NUMBER}`);
+
+    const run = await runExample('pr-preview.yml', 'deploy', await pullRequestEvent('reopened'));
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.created).toBe('true');
   });
 
   it('prune-previews runs on its schedule and keeps what is neither old nor closed', async () => {

@@ -71,12 +71,13 @@ describe('a server that caps its pages below the limit asked', () => {
     const lookups = emulator.requests.filter(
       (request) => request.method === 'GET' && request.path === '/v2/deployments',
     );
+    // The first short page is read past (the server caps at 50); the shorter one after it ends
+    // the walk (issue 31: no read of an empty page after it).
     expect(lookups.map((request) => [request.query.limit, request.query.offset])).toEqual([
       ['100', '0'],
       ['100', '50'],
-      ['100', '61'],
     ]);
-    expect(lookups.map((request) => request.status)).toEqual([200, 200, 200]);
+    expect(lookups.map((request) => request.status)).toEqual([200, 200]);
     expect(lines(writesIn(emulator.requests))).toEqual([`PATCH /v2/deployments/${agent.id}`]);
     expect(emulator.deployments().filter((each) => each.name === 'agent')).toHaveLength(1);
     expect(run.outputs).toMatchObject({
@@ -117,7 +118,7 @@ describe('a server that caps its pages below the limit asked', () => {
     const listings = emulator.requests
       .slice(before)
       .filter((request) => request.path.endsWith('/revisions'));
-    expect(listings.map((request) => request.query.offset)).toEqual(['0', '50', '57']);
+    expect(listings.map((request) => request.query.offset)).toEqual(['0', '50']);
     expect(lines(writesIn(emulator.requests.slice(before)))).toEqual([
       `POST /v2/deployments/${deployment.id}/revisions/${first}/redeploy`,
     ]);

@@ -76,7 +76,7 @@ function pruneRun(extra: Record<string, string> = {}) {
 const remaining = (): string[] =>
   emulator
     .deployments()
-    .map((deployment) => deployment.name)
+    .map((deployment) => deployment.name ?? '')
     .sort();
 
 describe('prune', () => {

@@ -34,8 +34,11 @@ export const DEPLOYMENT_STATUSES = [
   'AWAITING_FINAL_DELETE',
 ] as const;
 
-/** The list's deployment-type filter (spec 4.4). */
-export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+/**
+ * The tiers: the list's deployment-type filter (spec 4.4), and what a create may choose; newer
+ * servers add the tiers that may scale to zero (known-behaviour.md).
+ */
+export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'] as const;
 
 /** Deployment names: lowercase letters, digits and dashes (known-behaviour.md). */
 export const NAME_PATTERN = /^[a-z0-9-]+$/;
@@ -316,7 +319,8 @@ export const LogsRequestSchema = model<LogsRequest>({
 /** Spec 2.1 plus fields the production service adds (known-behaviour.md). */
 export type Deployment = {
   id: string;
-  name: string;
+  /** null for a deployment made by an agent builder (known-behaviour.md); see seedDeployment. */
+  name: string | null;
   source: SourceKind;
   source_config: SourceConfig;
   source_revision_config: (SourceRevisionConfig & { repo_commit_sha: string }) | null;

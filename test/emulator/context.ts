@@ -16,6 +16,11 @@ export interface EmulatorSettings {
   patchAnswersStale: boolean;
   /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
   pageCap: number | undefined;
+  listOffset: 'next' | 'null' | 'sent';
+  exactNameFilter: boolean;
+  namelessInNameFilters: boolean;
+  duplicateNameStatus: 400 | 409;
+  containerCreateNeedsResourceSpec: boolean;
 }
 
 export interface EmulatorContext {

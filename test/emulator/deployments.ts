@@ -13,7 +13,7 @@ import {
 } from './api-shapes.ts';
 import type { EmulatorContext } from './context.ts';
 import { detail, type EmulatorRequest, empty, json, type Reply, type RequestBody } from './http.ts';
-import { listPage, parseListQuery } from './list-query.ts';
+import { answeredOffset, listPage, parseListQuery } from './list-query.ts';
 import type { StoredDeployment } from './store.ts';
 import { checkBody, issue, missing, type ValidationIssue, validationError } from './validation.ts';
 import { deploymentView, revisionView } from './views.ts';
@@ -156,7 +156,7 @@ function notFound(deploymentId: string): Reply {
 }
 
 function beingDeleted(deployment: StoredDeployment): Reply {
-  return detail(409, `Deployment ${deployment.name} is being deleted`);
+  return detail(409, `Deployment ${deployment.name ?? deployment.id} is being deleted`);
 }
 
 function viewOf(context: EmulatorContext, deployment: StoredDeployment) {
@@ -164,7 +164,10 @@ function viewOf(context: EmulatorContext, deployment: StoredDeployment) {
 }
 
 /** The rules of a create body that its schema cannot express (known-behaviour.md). */
-function createRuleIssues(request: CreateDeploymentRequest): ValidationIssue[] {
+function createRuleIssues(
+  request: CreateDeploymentRequest,
+  needsResourceSpec: boolean,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const revisionConfig = request.source_revision_config;
   if (!NAME_PATTERN.test(request.name)) {
@@ -185,6 +188,14 @@ function createRuleIssues(request: CreateDeploymentRequest): ValidationIssue[] {
   issues.push(...sourceConfigIssues(request.source, request.source_config));
   issues.push(...tagIssues(revisionConfig.repo_ref, request.source_config.build_on_push));
   issues.push(...reservedSecretIssues(request.secrets));
+  if (
+    request.source === 'external_container' &&
+    request.source_config.resource_spec === undefined &&
+    needsResourceSpec
+  ) {
+    // The official client sends `{}`; a server may require the object (known-behaviour.md).
+    issues.push(missing(['body', 'source_config', 'resource_spec']));
+  }
   if (isContainer(request.source)) {
     issues.push(...containerRevisionIssues(revisionConfig));
     if (revisionConfig.image_uri === undefined) {
@@ -210,23 +221,61 @@ function containerRevisionIssues(
 export function createDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
   const checked = checkBody(CreateDeploymentRequestSchema, request.body);
   if (!checked.ok) return validationError(checked.issues);
-  const issues = createRuleIssues(checked.value);
+  const { settings, store } = context;
+  const issues = createRuleIssues(checked.value, settings.containerCreateNeedsResourceSpec);
   if (issues.length > 0) return validationError(issues);
-  if (context.store.findByName(checked.value.name) !== undefined) {
-    return detail(409, `A deployment named ${checked.value.name} already exists`);
+  const { name } = checked.value;
+  // A deployment being deleted still holds its name until it is gone.
+  if (store.findByName(name) !== undefined) {
+    return detail(settings.duplicateNameStatus, `A deployment named ${name} already exists`);
   }
-  return json(201, viewOf(context, context.store.create(checked.value)));
+  // Seen in the field: a tracing project kept by a delete holds the name (known-behaviour.md).
+  if (store.hasTracingProject(name)) {
+    return detail(
+      409,
+      `A tracing project named ${name} already exists; a new deployment creates a tracing project of its name`,
+    );
+  }
+  const listenerRefusal = listenerRequired(context, checked.value);
+  if (listenerRefusal !== undefined) return listenerRefusal;
+  return json(201, viewOf(context, store.create(checked.value)));
+}
+
+/**
+ * In a workspace that has listeners, a container create must name one (known-behaviour.md): 400,
+ * naming the listener ids.
+ */
+function listenerRequired(
+  context: EmulatorContext,
+  request: CreateDeploymentRequest,
+): Reply | undefined {
+  if (request.source !== 'external_container' || request.source_config.listener_id !== undefined)
+    return undefined;
+  const ids = context.listeners.ids();
+  if (ids.length === 0) return undefined;
+  return detail(
+    400,
+    `This workspace has listeners: listener_id and listener_config.k8s_namespace are required. Listener IDs: ${ids.join(', ')}`,
+  );
 }
 
 export function listDeployments(context: EmulatorContext, request: EmulatorRequest): Reply {
-  const checked = parseListQuery(request.query);
+  const { settings } = context;
+  const checked = parseListQuery(request.query, settings.exactNameFilter);
   if (!checked.ok) return validationError(checked.issues);
   // Assumed: newest first, the usual order of a console's deployment list.
   const views = context.store
     .all()
     .reverse()
     .map((deployment) => viewOf(context, deployment));
-  return json(200, listPage(views, checked.filters, context.settings.pageCap));
+  return json(
+    200,
+    listPage(views, checked.filters, {
+      pageCap: settings.pageCap,
+      offsetAnswer: settings.listOffset,
+      namelessMatchNames: settings.namelessInNameFilters,
+    }),
+  );
 }
 
 export function getDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
@@ -347,7 +396,7 @@ export function listRevisions(context: EmulatorContext, request: EmulatorRequest
   const page = newestFirst.slice(offset, offset + size);
   return json(200, {
     resources: page.map((revision) => revisionView(context.store, revision)),
-    offset: offset + page.length,
+    offset: answeredOffset(offset, page.length, context.settings.listOffset),
   });
 }
 

@@ -31,6 +31,8 @@ export interface Dispatcher {
   delays: FaultDelays;
   requests: RecordedRequest[];
   admin: AdminHandler;
+  /** EmulatorOptions.pathPrefix without a trailing slash; '' when the API is served at the root. */
+  pathPrefix: string;
 }
 
 const REDACTED_HEADERS = new Set(['x-api-key', 'authorization']);
@@ -188,9 +190,17 @@ export async function dispatch(
     sendReply(response, dispatcher.admin(method, url.pathname, body));
     return;
   }
+  // A self-hosted control plane serves the API under its prefix: without it, nothing is there.
+  const prefix = dispatcher.pathPrefix;
+  const routed =
+    prefix === ''
+      ? url.pathname
+      : url.pathname.startsWith(`${prefix}/`)
+        ? url.pathname.slice(prefix.length)
+        : `/unprefixed${url.pathname}`;
   const request: EmulatorRequest = {
     method,
-    path: url.pathname,
+    path: routed,
     query: url.searchParams,
     headers: incoming.headers,
     body,
@@ -198,5 +208,8 @@ export async function dispatch(
   };
   const apiKeyOk =
     headerValue(incoming.headers, 'x-api-key') === dispatcher.context.settings.apiKey;
-  await answer(dispatcher, request, response, record(dispatcher, request, apiKeyOk));
+  const entry = record(dispatcher, request, apiKeyOk);
+  // Recorded as it arrived, prefix and all.
+  entry.path = url.pathname;
+  await answer(dispatcher, request, response, entry);
 }

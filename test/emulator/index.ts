@@ -77,8 +77,9 @@ export interface Emulator {
   /**
    * Creates a deployment without the unique-name rule that POST /v2/deployments enforces (a
    * server without it, or two creates that raced): how a test gets two deployments of one name.
+   * `nameless`: its name is null in answers, as a deployment an agent builder made.
    */
-  seedDeployment(request: CreateDeploymentRequest): Deployment;
+  seedDeployment(request: CreateDeploymentRequest, options?: { nameless?: boolean }): Deployment;
   /** Moves a manual clock; throws for a real one. */
   advance(ms: number): void;
   /**
@@ -143,6 +144,11 @@ class RunningEmulator implements Emulator {
         logsSupported: options.logsSupported ?? true,
         patchAnswersStale: options.patchAnswersStale ?? false,
         pageCap: options.pageCap,
+        listOffset: options.listOffset ?? 'next',
+        exactNameFilter: options.exactNameFilter ?? false,
+        namelessInNameFilters: options.namelessInNameFilters ?? false,
+        duplicateNameStatus: options.duplicateNameStatus ?? 409,
+        containerCreateNeedsResourceSpec: options.containerCreateNeedsResourceSpec ?? true,
       },
       clock: this.clock,
       store: new DeploymentStore({
@@ -156,6 +162,7 @@ class RunningEmulator implements Emulator {
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
         secretValuesInAnswers: options.secretValuesInAnswers ?? 'plain',
+        containerTier: options.containerTier,
         answersDeploymentType: options.answersDeploymentType ?? true,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
@@ -169,6 +176,7 @@ class RunningEmulator implements Emulator {
       delays: this.delays,
       requests: this.requests,
       admin: adminHandler(this, ADMIN_PREFIX),
+      pathPrefix: options.pathPrefix?.replace(/\/+$/, '') ?? '',
       rateLimit: options.rateLimit && new TokenBucket(options.rateLimit, this.clock),
     };
   }
@@ -209,9 +217,12 @@ class RunningEmulator implements Emulator {
     this.context.settings.pageCap = pageCap;
   }
 
-  seedDeployment(request: CreateDeploymentRequest): Deployment {
+  seedDeployment(
+    request: CreateDeploymentRequest,
+    options: { nameless?: boolean } = {},
+  ): Deployment {
     const { store, settings } = this.context;
-    return deploymentView(store, store.create(request), settings.tenantId);
+    return deploymentView(store, store.create(request, options.nameless), settings.tenantId);
   }
 
   advance(ms: number): void {

@@ -13,6 +13,8 @@ export interface ListFilters {
   limit: number;
   offset: number;
   nameContains?: string;
+  /** The exact-name filter of newer servers; undefined when absent or not supported. */
+  name?: string;
   status?: string;
   remoteReconciled?: boolean;
   tagValueIds?: string[];
@@ -106,12 +108,14 @@ class QueryReader {
   }
 }
 
-export function parseListQuery(query: URLSearchParams): ListQueryCheck {
+/** `exactName`: the server has the `name` filter (else it ignores the parameter, as FastAPI does). */
+export function parseListQuery(query: URLSearchParams, exactName = false): ListQueryCheck {
   const reader = new QueryReader(query);
   const filters: ListFilters = {
     limit: reader.integer('limit', DEFAULT_LIMIT, 1, MAX_LIMIT),
     offset: reader.integer('offset', 0, 0),
     nameContains: reader.string('name_contains'),
+    ...(exactName ? { name: reader.string('name') } : {}),
     status: reader.oneOf('status', DEPLOYMENT_STATUSES),
     remoteReconciled: reader.boolean('remote_reconciled'),
     tagValueIds: reader.commaList('tag_value_ids'),
@@ -122,11 +126,22 @@ export function parseListQuery(query: URLSearchParams): ListQueryCheck {
   return reader.issues.length > 0 ? { ok: false, issues: reader.issues } : { ok: true, filters };
 }
 
-function matches(deployment: Deployment, filters: ListFilters): boolean {
+function matches(
+  deployment: Deployment,
+  filters: ListFilters,
+  namelessMatchNames: boolean,
+): boolean {
   const { nameContains, status, remoteReconciled, imageVersion, deploymentType } = filters;
-  // Assumed case-insensitive, like a SQL ILIKE: names are lower-case anyway.
-  if (nameContains !== undefined && !deployment.name.includes(nameContains.toLowerCase()))
-    return false;
+  const { name } = deployment;
+  // A deployment without a name (an agent builder's) matches a name filter only when told to.
+  if (name === null) {
+    if ((nameContains !== undefined || filters.name !== undefined) && !namelessMatchNames)
+      return false;
+  } else {
+    // Assumed case-insensitive, like a SQL ILIKE: names are lower-case anyway.
+    if (nameContains !== undefined && !name.includes(nameContains.toLowerCase())) return false;
+    if (filters.name !== undefined && name !== filters.name) return false;
+  }
   if (status !== undefined && deployment.status !== status) return false;
   if (remoteReconciled !== undefined && deployment.remote_reconciled !== remoteReconciled)
     return false;
@@ -140,19 +155,43 @@ function matches(deployment: Deployment, filters: ListFilters): boolean {
   return true;
 }
 
+/** How a server fills a page's `offset` (EmulatorOptions.listOffset). */
+export type ListOffsetAnswer = 'next' | 'null' | 'sent';
+
 /**
- * One page of the filtered deployments. `offset` in the answer is where the next page starts;
- * past the end the page is empty and the offset stops growing. With `pageCap` a page holds at
- * most that many items whatever `limit` asks, so a short page is not the last one.
+ * The `offset` a page answers: where the next page starts ('next'; past the end the page is
+ * empty and the offset stops growing), null, or the offset sent, as servers differ.
+ */
+export function answeredOffset(
+  sent: number,
+  pageLength: number,
+  how: ListOffsetAnswer,
+): number | null {
+  if (how === 'null') return null;
+  return how === 'sent' ? sent : sent + pageLength;
+}
+
+/**
+ * One page of the filtered deployments. With `pageCap` a page holds at most that many items
+ * whatever `limit` asks, so a short page is not the last one.
  */
 export function listPage(
   deployments: Deployment[],
   filters: ListFilters,
-  pageCap?: number,
-): { resources: Deployment[]; offset: number } {
+  server: {
+    pageCap?: number | undefined;
+    offsetAnswer?: ListOffsetAnswer;
+    /** EmulatorOptions.namelessInNameFilters. */
+    namelessMatchNames?: boolean;
+  } = {},
+): { resources: Deployment[]; offset: number | null } {
+  const { pageCap, offsetAnswer = 'next', namelessMatchNames = false } = server;
   const size = Math.min(filters.limit, pageCap ?? filters.limit);
   const resources = deployments
-    .filter((deployment) => matches(deployment, filters))
+    .filter((deployment) => matches(deployment, filters, namelessMatchNames))
     .slice(filters.offset, filters.offset + size);
-  return { resources, offset: filters.offset + resources.length };
+  return {
+    resources,
+    offset: answeredOffset(filters.offset, resources.length, offsetAnswer),
+  };
 }

@@ -45,6 +45,11 @@ export class ListenerRegistry {
     return listener === undefined ? undefined : structuredClone(listener);
   }
 
+  /** The ids of every listener of the workspace, in the order they were added. */
+  ids(): string[] {
+    return [...this.byId.values()].map((listener) => listener.id);
+  }
+
   reset(): void {
     this.byId.clear();
   }

@@ -55,7 +55,8 @@ export interface StoredRevision {
 
 export interface StoredDeployment {
   id: string;
-  name: string;
+  /** null: made by an agent builder, outside this API (known-behaviour.md). */
+  name: string | null;
   source: SourceKind;
   sourceConfig: SourceConfig;
   secrets: Secret[];
@@ -86,6 +87,8 @@ export interface StoreSettings {
   echoesCommands?: boolean;
   /** How answers show secret values (EmulatorOptions.secretValuesInAnswers). */
   secretValuesInAnswers?: 'plain' | 'placeholder';
+  /** The tier answered for container deployments (EmulatorOptions.containerTier). */
+  containerTier?: string | undefined;
   /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
   answersDeploymentType?: boolean;
   /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
@@ -158,6 +161,11 @@ export class DeploymentStore {
     ];
   }
 
+  /** The tier answered for container deployments, if the server reports one. */
+  get containerTier(): string | undefined {
+    return this.settings.containerTier;
+  }
+
   /** Whether answers carry source_config.deployment_type. */
   get answersDeploymentType(): boolean {
     return this.settings.answersDeploymentType !== false;
@@ -176,7 +184,9 @@ export class DeploymentStore {
         now >= deployment.deletedAt + this.settings.deleteAfterMs
       ) {
         this.byId.delete(id);
-        if (deployment.deleteTracingProject) this.tracing.delete(deployment.name);
+        if (deployment.deleteTracingProject && deployment.name !== null) {
+          this.tracing.delete(deployment.name);
+        }
       }
     }
   }
@@ -210,13 +220,23 @@ export class DeploymentStore {
     return elapsed * 2 < this.settings.deleteAfterMs ? 'AWAITING_DELETE' : 'AWAITING_FINAL_DELETE';
   }
 
+  /**
+   * Whether a tracing project of that name exists. One kept by a delete without
+   * delete_tracing_project=true holds the name: a create of it is refused (known-behaviour.md).
+   */
+  hasTracingProject(name: string): boolean {
+    this.forgetDeleted();
+    return this.tracing.has(name);
+  }
+
   /** The names of the tracing projects that exist. */
   tracingProjects(): string[] {
     this.forgetDeleted();
     return [...this.tracing];
   }
 
-  create(request: CreateDeploymentRequest): StoredDeployment {
+  /** `nameless`: stored with a null name, as a deployment an agent builder made. */
+  create(request: CreateDeploymentRequest, nameless = false): StoredDeployment {
     const now = this.now();
     const sourceConfig = withoutUndefined({ ...request.source_config });
     if (request.source !== 'external_container') {
@@ -227,10 +247,10 @@ export class DeploymentStore {
       // Assumed: the server's default tier.
       sourceConfig.deployment_type ??= DEFAULT_DEPLOYMENT_TYPE;
     }
-    this.tracing.add(request.name);
+    if (!nameless) this.tracing.add(request.name);
     const deployment: StoredDeployment = {
       id: randomUUID(),
-      name: request.name,
+      name: nameless ? null : request.name,
       source: request.source,
       sourceConfig,
       secrets: request.secrets.map((secret) => ({ ...secret })),
@@ -345,6 +365,13 @@ export class DeploymentStore {
     this.revisionScripts.set(name, queue);
   }
 
+  /** The next script queued for the deployment's name (a deployment without one has none). */
+  private nextScript(deployment: StoredDeployment): RevisionScript | undefined {
+    return deployment.name === null
+      ? undefined
+      : this.revisionScripts.get(deployment.name)?.shift();
+  }
+
   reset(): void {
     this.byId.clear();
     this.tracing.clear();
@@ -360,7 +387,7 @@ export class DeploymentStore {
     this.supersedePending(deployment, now);
     const script: RevisionScript | undefined = revision.failsOnce
       ? { outcome: 'deploy' }
-      : this.revisionScripts.get(deployment.name)?.shift();
+      : this.nextScript(deployment);
     const plan = planFor(script);
     const deployPhase = plan.phases.indexOf('AWAITING_DEPLOY');
     revision.plan = deployPhase < 0 ? plan : { ...plan, phases: plan.phases.slice(deployPhase) };
@@ -397,7 +424,7 @@ export class DeploymentStore {
   ): StoredRevision {
     const now = this.now();
     this.supersedePending(deployment, now);
-    const script = scripted ?? this.revisionScripts.get(deployment.name)?.shift();
+    const script = scripted ?? this.nextScript(deployment);
     const revisionConfig = withoutUndefined(config);
     const revision: StoredRevision = {
       id: randomUUID(),

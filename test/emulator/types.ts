@@ -81,6 +81,41 @@ export interface EmulatorOptions {
    * a server whose own maximum is below the client's page size. Default: none (`limit` rules).
    */
   pageCap?: number;
+  /**
+   * What a listing page answers as `offset` (known-behaviour.md: servers differ). Default 'next':
+   * where the next page starts. 'null': no offset. 'sent': the offset the request sent, as some
+   * servers do: a client must compute the next offset itself (sent + page length).
+   */
+  listOffset?: 'next' | 'null' | 'sent';
+  /**
+   * Default false: GET /v2/deployments ignores a `name` query parameter, as an older server (and
+   * the published API description) does. true: `name` filters by the exact name, as newer servers.
+   */
+  exactNameFilter?: boolean;
+  /**
+   * Default false: a deployment without a name (null, an agent builder's) matches no name filter.
+   * true: the name filters (`name_contains`, `name`) list it too, as a server whose filters look
+   * at another field may: a lookup by name must skip it.
+   */
+  namelessInNameFilters?: boolean;
+  /** The status that refuses a create of a name already taken: 409 (default) or 400. */
+  duplicateNameStatus?: 400 | 409;
+  /**
+   * Default true: an external_container create without a `resource_spec` object is refused with
+   * 422 (known-behaviour.md: the official client sends `{}`, and a server may require it).
+   * false: it is accepted, as a more lenient server.
+   */
+  containerCreateNeedsResourceSpec?: boolean;
+  /**
+   * A tier (`deployment_type`) the server reports for container deployments, which were created
+   * without one (known-behaviour.md: a server may report e.g. `prod`). Default: none.
+   */
+  containerTier?: string;
+  /**
+   * Serve the API under this path prefix, as a self-hosted control plane does (`/api-host`):
+   * `/api-host/v2/...` and `/api-host/v1/...`; a path without it answers 404. Default: none.
+   */
+  pathPrefix?: string;
   /** How long each non-terminal revision status lasts, in emulator ms. Default 1000. */
   stepMs?: number;
   /** 'real' follows Date.now(); 'manual' moves only with advance(ms). Default 'real'. */

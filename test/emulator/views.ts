@@ -79,6 +79,21 @@ function withDefaultLimits(spec: ResourceSpec): ResourceSpec {
   return filled;
 }
 
+/**
+ * A server may report a tier for a container deployment, created without one
+ * (known-behaviour.md): EmulatorOptions.containerTier.
+ */
+function withReportedTier(
+  config: SourceConfig,
+  source: StoredDeployment['source'],
+  containerTier: string | undefined,
+): SourceConfig {
+  if (containerTier === undefined || source === 'hosted_repo' || source === 'internal_source') {
+    return config;
+  }
+  return { ...config, deployment_type: config.deployment_type ?? containerTier };
+}
+
 export function deploymentView(
   store: DeploymentStore,
   deployment: StoredDeployment,
@@ -89,10 +104,14 @@ export function deploymentView(
     id: deployment.id,
     name: deployment.name,
     source: deployment.source,
-    source_config: sourceConfigAnswer(
-      deployment.sourceConfig,
-      store.echoesCommands,
-      store.answersDeploymentType,
+    source_config: withReportedTier(
+      sourceConfigAnswer(
+        deployment.sourceConfig,
+        store.echoesCommands,
+        store.answersDeploymentType,
+      ),
+      deployment.source,
+      store.containerTier,
     ),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
     source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },

@@ -337,7 +337,8 @@ describe('answers', () => {
 });
 
 describe('pagination', () => {
-  it('stops with an error when the server keeps returning the same offset', async () => {
+  // Changed with issue 31: the returned offset decides nothing; the walk is bounded instead.
+  it('stops with an error at the page bound when the server answers the same full page forever', async () => {
     const full = Array.from({ length: 3 }, (_, i) => deployment(`d-${i}`));
     const server = await serve((_, response) =>
       reply(response, 200, { resources: full, offset: 0 }),
@@ -350,8 +351,27 @@ describe('pagination', () => {
     };
     const error = (await caught(walk())) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
-    expect(error.message).toContain('asked for offset 0, the server pointed to offset 0 next');
-    expect(server.requests).toHaveLength(1);
+    expect(error.message).toContain('the listing did not end within 100 pages');
+    expect(server.requests).toHaveLength(100);
+    expect(server.requests[1]?.url).toBe('/v2/deployments?limit=3&offset=3');
+  });
+
+  it.each([
+    ['the offset it was sent', (sent: number) => sent],
+    ['null', () => null],
+  ])('walks on by its own count when the server answers %s as offset', async (_, answered) => {
+    // Capped at 40 a page: 90 matches over three pages.
+    const all = Array.from({ length: 90 }, (_, i) => deployment(`agent-${i}`));
+    all.splice(70, 0, deployment('agent', 'the-one'));
+    const server = await serve((request, response) => {
+      const offset = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
+      const resources = all.slice(offset, offset + 40);
+      reply(response, 200, { resources, offset: answered(offset) });
+    });
+    expect((await client(server.url).findByName('agent'))?.id).toBe('the-one');
+    expect(
+      server.requests.map((request) => new URL(request.url, 'http://x').searchParams.get('offset')),
+    ).toEqual(['0', '40', '80']);
   });
 
   it('findByName looks across pages for the exact name', async () => {
@@ -366,10 +386,11 @@ describe('pagination', () => {
       reply(response, 200, { resources, offset: offset + resources.length });
     });
     expect((await client(server.url).findByName('agent'))?.id).toBe('the-one');
+    // The exact `name` filter goes with the substring one (a server without it ignores it);
+    // the short page after a full one ends the walk.
     expect(server.requests.map((request) => request.url)).toEqual([
-      '/v2/deployments?limit=100&offset=0&name_contains=agent',
-      '/v2/deployments?limit=100&offset=100&name_contains=agent',
-      '/v2/deployments?limit=100&offset=151&name_contains=agent',
+      '/v2/deployments?limit=100&offset=0&name_contains=agent&name=agent',
+      '/v2/deployments?limit=100&offset=100&name_contains=agent&name=agent',
     ]);
   });
 });
@@ -409,7 +430,6 @@ describe('listRevisions (not in the spec)', () => {
     expect(server.requests.map((request) => request.url)).toEqual([
       '/v2/deployments/d%2F1/revisions?limit=100&offset=0',
       '/v2/deployments/d%2F1/revisions?limit=100&offset=100',
-      '/v2/deployments/d%2F1/revisions?limit=100&offset=150',
     ]);
   });
 
@@ -505,7 +525,7 @@ describe('creating a deployment after a lost answer', () => {
     const error = (await caught(
       client(server.url).createDeployment(createBody('taken')),
     )) as ApiError;
-    expect(error.message).toMatch(/^a deployment named taken already exists/);
+    expect(error.message).toMatch(/^the name taken is taken on the control plane/);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -87,7 +87,7 @@ function containerBody(name: string, revisionConfig: Record<string, unknown>) {
   return {
     name,
     source: 'external_container',
-    source_config: { custom_url: 'https://agent.example.test' },
+    source_config: { custom_url: 'https://agent.example.test', resource_spec: {} },
     source_revision_config: revisionConfig,
     secrets: [],
   };
@@ -931,7 +931,10 @@ describe('DELETE', () => {
     emulator.advance(1);
     expect((await call('GET', url)).status).toBe(404);
     expect((await call('DELETE', url)).status).toBe(404);
-    expect((await call('POST', '/v2/deployments', { body: hostedBody('agent') })).status).toBe(201);
+    // The tracing project the delete kept holds the name (known-behaviour.md).
+    const again = await call('POST', '/v2/deployments', { body: hostedBody('agent') });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/tracing project named agent/);
   });
 
   it('defaults the deletion time to one step', async () => {
@@ -1476,7 +1479,11 @@ describe('the production contract (known-behaviour.md)', () => {
     const container = await call('POST', '/v2/deployments', {
       body: {
         ...containerBody('box', { image_uri: 'registry.test/agent:1' }),
-        source_config: { custom_url: 'https://box.test', deployment_type: 'dev' },
+        source_config: {
+          custom_url: 'https://box.test',
+          deployment_type: 'dev',
+          resource_spec: {},
+        },
       },
     });
     expect(locs(container)).toEqual([['body', 'source_config', 'deployment_type']]);
@@ -1682,3 +1689,126 @@ function dig(value: unknown, ...keys: string[]): unknown {
 function names(list: unknown, key: string): unknown[] {
   return (list as Json[]).map((item) => item[key]);
 }
+
+describe('as other clients found it in the field (issue 31)', () => {
+  it('refuses an external_container create without resource_spec (422), unless told not to', async () => {
+    const { resource_spec: _spec, ...config } = containerBody('box', {}).source_config;
+    const body = {
+      ...containerBody('box', { image_uri: 'registry.test/a:1' }),
+      source_config: config,
+    };
+    expect(locs(await call('POST', '/v2/deployments', { body }))).toEqual([
+      ['body', 'source_config', 'resource_spec'],
+    ]);
+    await start({ containerCreateNeedsResourceSpec: false });
+    expect((await call('POST', '/v2/deployments', { body })).status).toBe(201);
+  });
+
+  it('refuses a container create without a listener in a workspace that has listeners, naming them', async () => {
+    const one = emulator.addListener({ compute_id: 'a' });
+    const two = emulator.addListener({ compute_id: 'b' });
+    const body = containerBody('box', { image_uri: 'registry.test/a:1' });
+    const refused = await call('POST', '/v2/deployments', { body });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain(one.id);
+    expect(refused.body.detail).toContain(two.id);
+    const named = {
+      ...body,
+      source_config: {
+        ...body.source_config,
+        listener_id: one.id,
+        listener_config: { k8s_namespace: 'default' },
+      },
+    };
+    expect((await call('POST', '/v2/deployments', { body: named })).status).toBe(201);
+  });
+
+  it('keeps a deleted name in its tracing project unless the delete drops it', async () => {
+    await start({ deleteAfterMs: 10 });
+    const kept = await create('kept');
+    const dropped = await create('dropped');
+    await call('DELETE', `/v2/deployments/${kept.id}`);
+    await call('DELETE', `/v2/deployments/${dropped.id}?delete_tracing_project=true`);
+    emulator.advance(10);
+    const refused = await call('POST', '/v2/deployments', { body: hostedBody('kept') });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain('tracing project');
+    expect((await call('POST', '/v2/deployments', { body: hostedBody('dropped') })).status).toBe(
+      201,
+    );
+  });
+
+  it('refuses a taken name with 400 when told to', async () => {
+    await start({ duplicateNameStatus: 400 });
+    await create('agent');
+    const refused = await call('POST', '/v2/deployments', { body: hostedBody('agent') });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toContain('already exists');
+  });
+
+  it.each([
+    ['next', [2, 4, 5, 5]],
+    ['sent', [0, 2, 4, 5]],
+    ['null', [null, null, null, null]],
+  ] as const)('answers the list offset as %s', async (listOffset, offsets) => {
+    await start({ listOffset });
+    for (const name of ['a-1', 'a-2', 'a-3', 'a-4', 'a-5']) await create(name);
+    const answered: unknown[] = [];
+    for (const offset of [0, 2, 4, 5]) {
+      answered.push((await call('GET', `/v2/deployments?limit=2&offset=${offset}`)).body.offset);
+    }
+    expect(answered).toEqual(offsets);
+  });
+
+  it('filters by the exact name only when it has the name filter', async () => {
+    await create('agent');
+    await create('agent-2');
+    const names = async () =>
+      ((await call('GET', '/v2/deployments?name=agent')).body.resources as { name: string }[]).map(
+        (each) => each.name,
+      );
+    expect((await names()).sort()).toEqual(['agent', 'agent-2']);
+    await start({ exactNameFilter: true });
+    await create('agent');
+    await create('agent-2');
+    expect(await names()).toEqual(['agent']);
+  });
+
+  it('reports a tier for container deployments when told to, and takes the new tiers', async () => {
+    await start({ containerTier: 'prod' });
+    const box = await call('POST', '/v2/deployments', {
+      body: containerBody('box', { image_uri: 'registry.test/a:1' }),
+    });
+    expect(dig(box.body, 'source_config', 'deployment_type')).toBe('prod');
+    const zero = await create('zero', {
+      source_config: { repo_url: 'https://example.test/a.git', deployment_type: 'dev_zero' },
+    });
+    expect(dig(zero, 'source_config', 'deployment_type')).toBe('dev_zero');
+  });
+
+  it('answers a deployment without a name as null, matched by no name filter', async () => {
+    emulator.seedDeployment(hostedBody('agent') as Parameters<Emulator['seedDeployment']>[0], {
+      nameless: true,
+    });
+    const all = await call('GET', '/v2/deployments');
+    expect((all.body.resources as { name: unknown }[]).map((each) => each.name)).toEqual([null]);
+    const filtered = await call('GET', '/v2/deployments?name_contains=agent');
+    expect(filtered.body.resources).toEqual([]);
+    await start({ namelessInNameFilters: true });
+    emulator.seedDeployment(hostedBody('agent') as Parameters<Emulator['seedDeployment']>[0], {
+      nameless: true,
+    });
+    const listed = await call('GET', '/v2/deployments?name_contains=agent');
+    expect((listed.body.resources as unknown[]).length).toBe(1);
+  });
+
+  it('serves the API under a path prefix, and nothing without it', async () => {
+    await start({ pathPrefix: '/api-host' });
+    expect((await call('GET', '/api-host/v2/deployments')).status).toBe(200);
+    expect((await call('GET', '/v2/deployments')).status).toBe(404);
+    expect(emulator.requests.map((request) => request.path)).toEqual([
+      '/api-host/v2/deployments',
+      '/v2/deployments',
+    ]);
+  });
+});

@@ -115,7 +115,8 @@ describe('ApiError messages', () => {
       409,
       '{"detail":"Deployment already exists"}',
     );
-    expect(error.message).toMatch(/^a deployment named my-agent already exists/);
+    expect(error.message).toMatch(/^the name my-agent is taken on the control plane/);
+    expect(error.message).not.toMatch(/a deployment named my-agent already exists/);
   });
 
   it('422 gives one line per location', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listQueryParams } from '../../src/api/client.ts';
-import { nextPage, type Page, paginate } from '../../src/api/pagination.ts';
+import { DEFAULT_MAX_PAGES, nextPage, type Page, paginate } from '../../src/api/pagination.ts';
 import { CLIENT_VERSION } from '../../src/api/transport.ts';
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
@@ -9,113 +9,97 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-/** A listing of `total` numbers served `pageSize` at a time, recording the offsets asked. */
-function listing(
-  total: number,
-  pageSize: number,
-  nextOffset = (offset: number, n: number) => offset + n,
-) {
+/**
+ * A listing of `total` numbers served `pageSize` at a time, recording the offsets asked.
+ * `repeat`: the server ignores offset and answers the first page every time.
+ */
+function listing(total: number, pageSize: number, repeat = false) {
   const asked: number[] = [];
   const fetchPage = async (offset: number): Promise<Page<number>> => {
     asked.push(offset);
+    const from = repeat ? 0 : offset;
     const items = Array.from(
-      { length: Math.max(0, Math.min(pageSize, total - offset)) },
-      (_, i) => offset + i,
+      { length: Math.max(0, Math.min(pageSize, total - from)) },
+      (_, i) => from + i,
     );
-    return { items, offset: nextOffset(offset, items.length) };
+    return { items };
   };
   return { asked, fetchPage };
 }
 
-const stuck = (sent: number, returned: number) => new Error(`stuck ${sent} -> ${returned}`);
+const tooLong = (pages: number) => new Error(`too long after ${pages} pages`);
+const key = (item: number) => String(item);
+const walk = (fetchPage: (offset: number) => Promise<Page<number>>, pageSize: number) =>
+  collect(paginate({ fetchPage, startOffset: 0, pageSize, key, tooLong }));
 
 describe('paginate', () => {
-  // Changed with issue 11: a short page used to end the walk; a server that caps its pages
-  // below `limit` then hid the rest of the listing. Only the empty page after it ends it now.
-  it('follows the returned offsets past a short page, up to the empty page', async () => {
+  // Changed with issue 31: the next offset is the offset sent plus the page's length (servers
+  // answer the offset sent, or null), and a short page ends the walk once the server's page
+  // size is known.
+  it('stops on a short page after full ones', async () => {
     const { asked, fetchPage } = listing(5, 2);
-    expect(await collect(paginate({ fetchPage, startOffset: 0, pageSize: 2, stuck }))).toEqual([
-      0, 1, 2, 3, 4,
-    ]);
-    expect(asked).toEqual([0, 2, 4, 5]);
+    expect(await walk(fetchPage, 2)).toEqual([0, 1, 2, 3, 4]);
+    expect(asked).toEqual([0, 2, 4]);
   });
 
-  it('reads every page of a server that caps pages below the limit asked', async () => {
-    // limit 100 asked, 50 served per page: 120 items over three pages, then the empty one.
+  it('reads on past a first short page: a server that caps pages below the limit asked', async () => {
+    // limit 100 asked, 50 served per page: 120 items; the 20 after two 50s end it.
     const { asked, fetchPage } = listing(120, 50);
-    const items = await collect(paginate({ fetchPage, startOffset: 0, pageSize: 100, stuck }));
-    expect(items).toHaveLength(120);
-    expect(asked).toEqual([0, 50, 100, 120]);
+    expect(await walk(fetchPage, 100)).toHaveLength(120);
+    expect(asked).toEqual([0, 50, 100]);
   });
 
-  it('ends quietly when a short page points at its own offset again', async () => {
-    const { asked, fetchPage } = listing(3, 2, (offset) => offset);
-    const items = await collect(paginate({ fetchPage, startOffset: 0, pageSize: 5, stuck }));
-    expect(items).toEqual([0, 1]);
-    expect(asked).toEqual([0]);
+  it('reads one more page after a lone short first page, and ends on its emptiness', async () => {
+    const { asked, fetchPage } = listing(3, 10);
+    expect(await walk(fetchPage, 10)).toEqual([0, 1, 2]);
+    expect(asked).toEqual([0, 3]);
   });
 
   it('stops on an empty page when the total is a multiple of the page size', async () => {
     const { asked, fetchPage } = listing(4, 2);
-    expect(await collect(paginate({ fetchPage, startOffset: 0, pageSize: 2, stuck }))).toHaveLength(
-      4,
-    );
+    expect(await walk(fetchPage, 2)).toHaveLength(4);
     expect(asked).toEqual([0, 2, 4]);
   });
 
-  it('continues after the items received when no offset comes back', async () => {
-    const { asked, fetchPage } = listing(3, 2, () => Number.NaN);
-    const withoutOffset = async (offset: number) => ({
-      ...(await fetchPage(offset)),
-      offset: null,
-    });
-    await collect(paginate({ fetchPage: withoutOffset, startOffset: 0, pageSize: 2, stuck }));
-    expect(asked).toEqual([0, 2, 3]);
+  it('ends when a short page brings nothing new (a server that ignores offset)', async () => {
+    const { asked, fetchPage } = listing(3, 10, true);
+    expect(await walk(fetchPage, 10)).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(asked).toEqual([0, 3]);
   });
 
-  it('throws when the server returns the same offset again', async () => {
-    const { asked, fetchPage } = listing(10, 2, (offset) => offset);
+  it('throws at the page bound on a listing that never ends, full pages of the same items', async () => {
+    const { asked, fetchPage } = listing(10, 2, true);
     await expect(
-      collect(paginate({ fetchPage, startOffset: 0, pageSize: 2, stuck })),
-    ).rejects.toThrow('stuck 0 -> 0');
-    expect(asked).toEqual([0]);
+      collect(paginate({ fetchPage, startOffset: 0, pageSize: 2, key, tooLong, maxPages: 3 })),
+    ).rejects.toThrow('too long after 3 pages');
+    expect(asked).toEqual([0, 2, 4]);
   });
 
-  it('throws after the page bound on a server that never ends', async () => {
-    const { fetchPage } = listing(Number.POSITIVE_INFINITY, 2);
-    await expect(
-      collect(paginate({ fetchPage, startOffset: 0, pageSize: 2, stuck, maxPages: 3 })),
-    ).rejects.toThrow('stuck 4 -> 6');
+  it(`bounds the walk at ${DEFAULT_MAX_PAGES} pages by default`, async () => {
+    const { asked, fetchPage } = listing(Number.POSITIVE_INFINITY, 2);
+    await expect(walk(fetchPage, 2)).rejects.toThrow(`too long after ${DEFAULT_MAX_PAGES} pages`);
+    expect(asked).toHaveLength(DEFAULT_MAX_PAGES);
   });
 });
 
 describe('nextPage', () => {
-  const page = (
-    items: number,
-    offset: number | null | undefined,
-    last?: boolean,
-  ): Page<number> => ({
-    items: Array.from({ length: items }, (_, i) => i),
-    offset,
-    ...(last === undefined ? {} : { last }),
-  });
-
   it.each([
-    ['an empty page', 0, 0, 10, { kind: 'end' }],
-    ['an empty page with a forward offset', 10, 0, 20, { kind: 'end' }],
-    ['a short page', 0, 3, 3, { kind: 'next', offset: 3 }],
-    ['a full page', 0, 10, 10, { kind: 'next', offset: 10 }],
-    ['a full page without an offset', 0, 10, null, { kind: 'next', offset: 10 }],
-    ['a short page without an offset', 20, 3, undefined, { kind: 'next', offset: 23 }],
-    ['a short page pointing back', 20, 3, 20, { kind: 'end' }],
-    ['a full page pointing back', 20, 10, 20, { kind: 'stuck', offset: 20 }],
-    ['a full page pointing before it', 20, 10, 5, { kind: 'stuck', offset: 5 }],
-  ] as const)('%s', (_, sent, items, offset, verdict) => {
-    expect(nextPage(sent, page(items, offset), 10)).toEqual(verdict);
+    ['an empty page', 10, undefined, 0, false, { kind: 'end' }],
+    ['a full first page', 0, undefined, 10, false, { kind: 'next', offset: 10 }],
+    ['a short first page', 20, undefined, 3, false, { kind: 'next', offset: 23 }],
+    ['a short page after a full one', 10, 10, 3, false, { kind: 'end' }],
+    ['a page as long as the capped ones before', 50, 5, 5, false, { kind: 'next', offset: 55 }],
+    ['a page shorter than the capped ones before', 50, 5, 4, false, { kind: 'end' }],
+    ['a short first page of items seen before', 3, undefined, 3, true, { kind: 'end' }],
+    ['a full page of items seen before', 10, 10, 10, true, { kind: 'next', offset: 20 }],
+  ] as const)('%s', (_, offset, longest, length, allSeen, verdict) => {
+    expect(nextPage({ offset, longest }, { length, allSeen }, 10)).toEqual(verdict);
   });
 
   it('ends on a page the server marked as the whole listing', () => {
-    expect(nextPage(0, page(10, undefined, true), 10)).toEqual({ kind: 'end' });
+    expect(
+      nextPage({ offset: 0, longest: undefined }, { length: 10, last: true, allSeen: false }, 10),
+    ).toEqual({ kind: 'end' });
   });
 });
 

@@ -115,6 +115,47 @@ describe('planDeploy: create', () => {
     });
   });
 
+  it('gives an external_container create resource_spec {} when the inputs give none (issue 31)', () => {
+    const container = (sourceConfig: DesiredDeployment['sourceConfig']) =>
+      planDeploy(
+        desired({
+          source: 'external_container',
+          sourceConfig,
+          revisionConfig: { image_uri: 'registry.example.com/agent:1' },
+        }),
+        undefined,
+      );
+    const bare = container({});
+    expect(bare.action === 'create' && bare.body.source_config).toEqual({ resource_spec: {} });
+    expect(bare.changes).toContainEqual({
+      path: 'source_config.resource_spec',
+      from: undefined,
+      to: {},
+    });
+    const sized = container({ resource_spec: { cpu: 2 } });
+    expect(sized.action === 'create' && sized.body.source_config).toEqual({
+      resource_spec: { cpu: 2 },
+    });
+    // Not a hosted deployment's (sized by its tier), nor an internal container's.
+    const hosted = planDeploy(desired(), undefined);
+    expect(hosted.action === 'create' && hosted.body.source_config).not.toHaveProperty(
+      'resource_spec',
+    );
+  });
+
+  it('never sends resource_spec {} in a PATCH, nor takes a reported tier of a container for a change', () => {
+    const plan = planDeploy(
+      desired({ source: 'external_container', sourceConfig: {}, revisionConfig: {} }),
+      existing({
+        source: 'external_container',
+        source_config: { deployment_type: 'prod', resource_spec: { cpu: 1 } },
+        source_revision_config: { image_uri: 'registry.example.com/agent:7' },
+      }),
+    );
+    expect(plan.action === 'patch' && plan.body.source_config).toBeUndefined();
+    expect(plan.changes).toEqual([]);
+  });
+
   it('needs a name to create (a deployment addressed only by id)', () => {
     const { name: _name, ...withoutName } = desired();
     expect(inputErrorOf(() => planDeploy(withoutName, undefined)).input).toBe('name');

@@ -214,6 +214,13 @@ describe('planPrune', () => {
     ).toEqual([]);
   });
 
+  it("never touches a deployment without a name (an agent builder's), however old", () => {
+    const nameless = { ...deployment('x', 60 * DAY), id: 'nameless', name: null };
+    expect(plan([nameless, deployment('agent-pr-5', 60 * DAY)]).map((c) => c.id)).toEqual([
+      'id-agent-pr-5',
+    ]);
+  });
+
   it('keeps a deployment whose age cannot be read', () => {
     expect(plan([deployment('agent-pr-3', undefined)])[0]).toMatchObject({
       decision: 'keep',

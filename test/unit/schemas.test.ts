@@ -23,6 +23,16 @@ describe('received schemas are lenient', () => {
     expect(parsed.source_config?.brand_new).toBe(1);
   });
 
+  it('accepts a deployment whose name is null, and a tier the action does not know', () => {
+    const parsed = DeploymentSchema.parse({
+      id: 'd1',
+      name: null,
+      source_config: { deployment_type: 'dev_turbo' },
+    });
+    expect(parsed.name).toBeNull();
+    expect(parsed.source_config?.deployment_type).toBe('dev_turbo');
+  });
+
   it('accepts a revision status the action does not know', () => {
     expect(RevisionSchema.parse({ id: 'r1', status: 'WARMING_UP' }).status).toBe('WARMING_UP');
   });

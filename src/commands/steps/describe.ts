@@ -1,18 +1,18 @@
 /** Copies what the server said about a deployment, a revision or a listener into the report. */
-import type { Deployment, Listener, Revision } from '../../api/schemas.ts';
+import { type Deployment, displayName, type Listener, type Revision } from '../../api/schemas.ts';
 import type { CommandReport } from '../../report/types.ts';
 
 export function recordDeployment(report: CommandReport, deployment: Deployment): void {
   const url = deployment.source_config?.custom_url ?? undefined;
   report.deployment = {
     id: deployment.id,
-    name: deployment.name,
+    name: displayName(deployment),
     ...(url ? { url } : {}),
     ...(deployment.status ? { status: deployment.status } : {}),
     ...(deployment.active_revision_id ? { activeRevisionId: deployment.active_revision_id } : {}),
     ...(deployment.latest_revision_id ? { latestRevisionId: deployment.latest_revision_id } : {}),
     // The control plane creates a tracing project named like the deployment (spec 2.1).
-    tracingProject: deployment.name,
+    ...(deployment.name ? { tracingProject: deployment.name } : {}),
   };
   report.result = withoutSecretValues(deployment);
 }
