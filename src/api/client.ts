@@ -26,6 +26,8 @@ import {
   AuthenticateResponseSchema,
   type CreateDeploymentRequest,
   CreateDeploymentRequestSchema,
+  type CreateRevisionRequest,
+  CreateRevisionRequestSchema,
   type Deployment,
   type DeploymentList,
   DeploymentListSchema,
@@ -79,6 +81,8 @@ export class ControlPlaneClient {
   readonly #http: HttpClient;
   readonly #apiKey: string;
   readonly #userAgent: string | undefined;
+  /** POST .../revisions answered 404/405 once: this server makes revisions by PATCH only. */
+  #revisionPostMissing = false;
 
   constructor(options: ControlPlaneClientOptions) {
     this.#http = new HttpClient(options);
@@ -251,18 +255,61 @@ export class ControlPlaneClient {
     body: PatchDeploymentRequest,
     options: CallOptions = {},
   ): Promise<Deployment> {
-    const request = checkRequest(PatchDeploymentRequestSchema, body, 'patch deployment request');
-    return this.#http.json(
-      {
-        method: 'PATCH',
-        path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
-        body: request,
-        subject: { kind: 'deployment', id: deploymentId },
-        secrets: (request.secrets ?? []).map((secret) => secret.value),
-        signal: options.signal,
-      },
-      DeploymentSchema,
-    );
+    return (await this.patchDeploymentCounted(deploymentId, body, options)).deployment;
+  }
+
+  /**
+   * patchDeployment, and how many times it was sent: a repeat after a lost answer that carries
+   * revision fields may have made a revision each time.
+   */
+  async patchDeploymentCounted(
+    deploymentId: string,
+    body: PatchDeploymentRequest,
+    options: CallOptions = {},
+  ): Promise<{ deployment: Deployment; attempts: number }> {
+    const request: HttpRequest = {
+      method: 'PATCH',
+      path: `${DEPLOYMENTS}/${segment(deploymentId)}`,
+      body: checkRequest(PatchDeploymentRequestSchema, body, 'patch deployment request'),
+      subject: { kind: 'deployment', id: deploymentId },
+      secrets: (body.secrets ?? []).map((secret) => secret.value),
+      signal: options.signal,
+    };
+    const answer = await this.#http.send(request);
+    return {
+      deployment: this.#http.parse(request, answer, DeploymentSchema),
+      attempts: answer.attempts,
+    };
+  }
+
+  /**
+   * Makes a revision with POST /v2/deployments/{id}/revisions (newer servers, known-behaviour.md)
+   * and returns the revision answered; undefined when the server has no such endpoint (404/405),
+   * which is remembered: later calls send nothing. A 404 is read as "no such endpoint", not "no
+   * such deployment": callers ask about a deployment they have just read. Not retried once it
+   * may have reached the server (each POST makes a revision).
+   */
+  async createRevision(
+    deploymentId: string,
+    body: CreateRevisionRequest,
+    options: CallOptions = {},
+  ): Promise<Revision | undefined> {
+    if (this.#revisionPostMissing) return undefined;
+    const request: HttpRequest = {
+      method: 'POST',
+      path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions`,
+      body: checkRequest(CreateRevisionRequestSchema, body, 'create revision request'),
+      subject: { kind: 'deployment', id: deploymentId },
+      secrets: (body.secrets ?? []).map((secret) => secret.value),
+      signal: options.signal,
+      acceptStatuses: [404, 405],
+    };
+    const answer = await this.#http.send(request);
+    if (answer.status === 404 || answer.status === 405) {
+      this.#revisionPostMissing = true;
+      return undefined;
+    }
+    return this.#http.parse(request, answer, RevisionSchema);
   }
 
   /** POST without a body; not retried once it may have reached the server. */

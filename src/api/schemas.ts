@@ -171,6 +171,25 @@ export const PatchDeploymentRequestSchema = z.lazy(() =>
 );
 export type PatchDeploymentRequest = z.infer<typeof PatchDeploymentRequestSchema>;
 
+/**
+ * POST /v2/deployments/{id}/revisions on newer servers (known-behaviour.md): the revision's
+ * fields only. The mutable deployment fields (build_on_push, custom_url) go by PATCH.
+ */
+export const CreateRevisionRequestSchema = z.lazy(() =>
+  z.strictObject({
+    source_config: z
+      .strictObject({
+        resource_spec: ResourceSpecSchema.optional(),
+        install_command: z.string().optional(),
+        build_command: z.string().optional(),
+      })
+      .optional(),
+    source_revision_config: SourceRevisionConfigSchema.optional(),
+    secrets: z.array(SecretSchema).optional(),
+  }),
+);
+export type CreateRevisionRequest = z.infer<typeof CreateRevisionRequestSchema>;
+
 /** provider and scopes are required (known-behaviour.md). */
 export const AuthenticateRequestSchema = z.lazy(() =>
   z.strictObject({

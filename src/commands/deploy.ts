@@ -14,9 +14,9 @@ import {
   planToJson,
 } from '../rules/deploy-plan.ts';
 import { decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
+import { redeployIdentity, runIdentity } from '../rules/revision-proof.ts';
+import { PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
-import { formatDuration } from '../settings/durations.ts';
-import { READ_AFTER_WRITE_DELAYS_MS } from '../wait/read-after-write.ts';
 import type { TimelineEntry } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
@@ -24,10 +24,11 @@ import type { CommandContext, Logger } from './steps/command-context.ts';
 import { createDeployment, findDeploymentToDeploy } from './steps/create-deployment.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
+import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
 import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
-  const { settings, client, log, report } = ctx;
+  const { settings, log, report } = ctx;
   // Before any request: a broken graph configuration would only fail the build minutes later.
   checkGraphConfigFile(ctx);
   const existing = await log.group('Looking up the deployment', () => findDeploymentToDeploy(ctx));
@@ -75,6 +76,10 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     report.outcome = 'planned';
     report.action = plan.action === 'create' ? 'would-create' : 'would-patch';
     report.plan = planToJson(plan, name);
+    if (plan.action === 'patch' && plan.producesRevision) {
+      report.revisionWrite = 'planned';
+      report.plan.new_revision = PLANNED_REVISION_WRITE;
+    }
     report.headline =
       plan.action === 'create'
         ? `Dry run: would create deployment ${name}`
@@ -82,43 +87,124 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     return;
   }
 
-  let deployment: Deployment;
-  if (plan.action === 'create') {
-    deployment = await log.group(`Creating deployment ${name}`, () =>
-      createDeployment(ctx, plan.body),
-    );
-    report.created = true;
-    report.skipped = false;
-    report.action = 'created';
-    report.headline = `Created deployment ${deployment.name}`;
-  } else {
-    deployment = await log.group(`Updating deployment ${name}`, () =>
-      client.patchDeployment(plan.deploymentId, plan.body, { signal: ctx.signal }),
-    );
-    report.created = false;
-    report.skipped = false;
-    report.action = 'patched';
-    report.headline = `Patched deployment ${deployment.name}`;
-  }
-  recordDeployment(report, deployment);
-  log.info(`Deployment ${deployment.name} (${deployment.id}) ${report.action}.`);
-
-  const found = await revisionOfThisRun(ctx, deployment, existing?.latest_revision_id ?? undefined);
-  if (found.revisionId === undefined) {
-    report.outcome = 'failure';
-    report.headline += '; no new revision appeared';
-    report.reason = found.why;
-    report.nextStep =
-      "Nothing of an older revision is reported as this run's result. Check the deployment with 'command: status' (a revision may still appear), then re-run the job.";
-    return;
-  }
-  const revisionId = await followWithRetries(ctx, deployment, found.revisionId);
+  const written =
+    plan.action === 'create'
+      ? await createAndFindRevision(ctx, plan.body, name)
+      : existing && (await updateDeployment(ctx, plan, existing, name));
+  if (written === undefined) return;
+  const { deployment } = written;
+  const revisionId = await followWithRetries(
+    ctx,
+    deployment,
+    written.revisionId,
+    written.waitDeadline,
+  );
   await rollBackIfAsked(ctx, {
     deploymentId: deployment.id,
     previousRevisionId: existing?.active_revision_id ?? undefined,
     deployedRevisionId: revisionId,
     created: plan.action === 'create',
   });
+}
+
+/** What a write made: the deployment, and the revision of this run to follow. */
+interface Written {
+  deployment: Deployment;
+  revisionId: string;
+  /** When the wait ends, when looking for the revision already counted against wait-timeout. */
+  waitDeadline?: number;
+}
+
+/** The create, and its first revision; undefined when the report already tells the failure. */
+async function createAndFindRevision(
+  ctx: CommandContext,
+  body: Extract<DeployPlan, { action: 'create' }>['body'],
+  name: string | undefined,
+): Promise<Written | undefined> {
+  const { log, report } = ctx;
+  const deployment = await log.group(`Creating deployment ${name}`, () =>
+    createDeployment(ctx, body),
+  );
+  report.created = true;
+  report.skipped = false;
+  report.action = 'created';
+  report.headline = `Created deployment ${deployment.name}`;
+  recordDeployment(report, deployment);
+  log.info(`Deployment ${deployment.name} (${deployment.id}) created.`);
+  // A new deployment's revisions are all this run's, whatever commit its ref was at by then:
+  // nothing existed before, and only the ref (or image) is checked.
+  const found = await findRevisionOfThisRun(
+    ctx,
+    { deployment, before: [], listed: true, answerSuffices: true },
+    runIdentity(body.source, body.source_revision_config, {}),
+  );
+  if (found.revisionId === undefined) return noRevision(ctx, found.why, found.nextStep);
+  return { deployment, revisionId: found.revisionId };
+}
+
+/**
+ * The update: its new revision, made by POST where the server has it (the answer is the
+ * revision), else by PATCH and then proven this run's; undefined when the report already tells
+ * the failure.
+ */
+async function updateDeployment(
+  ctx: CommandContext,
+  plan: Extract<DeployPlan, { action: 'patch' }>,
+  existing: Deployment,
+  name: string | undefined,
+): Promise<Written | undefined> {
+  const { log, report } = ctx;
+  const write = await log.group(`Updating deployment ${name}`, () =>
+    writeNewRevision(ctx, existing, plan.body, plan.producesRevision),
+  );
+  const { deployment } = write;
+  report.created = false;
+  report.skipped = false;
+  report.action = 'patched';
+  report.headline = `Patched deployment ${deployment.name}`;
+  recordDeployment(report, deployment);
+  report.revisionWrite = write.by;
+  if (write.by === 'failed') {
+    report.outcome = 'failure';
+    report.headline += '; one of its two writes failed';
+    report.reason = `${write.tookEffect} took effect; ${write.failed} failed: ${messageOf(write.error)}`;
+    report.nextStep =
+      write.revisionId === undefined
+        ? 'No revision was made: the deployment keeps serving its active revision, with the new settings. Fix what the error says, then re-run the job.'
+        : `Revision ${write.revisionId} rolls out without the new settings: check it with 'command: status' and 'revision-id: ${write.revisionId}'. Fix what the error says, then re-run the job.`;
+    return undefined;
+  }
+  if (write.by === 'post') {
+    recordRevision(report, write.revision);
+    return { deployment, revisionId: write.revision.id };
+  }
+  log.info(`Deployment ${deployment.name} (${deployment.id}) patched.`);
+  // The look for a revision listed late is part of the wait: one wait-timeout bounds both.
+  const waitDeadline = ctx.settings.wait ? ctx.clock.now() + ctx.settings.waitTimeoutMs : undefined;
+  const found = await findRevisionOfThisRun(
+    ctx,
+    { ...write, ...(waitDeadline === undefined ? {} : { deadline: waitDeadline }) },
+    runIdentity(
+      existing.source ?? ctx.settings.source,
+      plan.body.source_revision_config,
+      ctx.workflow ?? {},
+    ),
+  );
+  if (found.revisionId === undefined) return noRevision(ctx, found.why, found.nextStep);
+  return {
+    deployment,
+    revisionId: found.revisionId,
+    ...(waitDeadline === undefined ? {} : { waitDeadline }),
+  };
+}
+
+/** The write was accepted, but no revision can be reported as this run's. */
+function noRevision(ctx: CommandContext, why: string, nextStep: string): undefined {
+  ctx.report.outcome = 'failure';
+  ctx.report.headline += '; no revision of this run was found';
+  ctx.report.reason = why;
+  ctx.report.nextStep = nextStep;
+  return undefined;
 }
 
 /**
@@ -130,9 +216,10 @@ async function followWithRetries(
   ctx: CommandContext,
   deployment: Deployment,
   firstRevisionId: string,
+  waitDeadline?: number,
 ): Promise<string> {
   const { settings, report, log, clock } = ctx;
-  const deadline = clock.now() + settings.waitTimeoutMs;
+  const deadline = waitDeadline ?? clock.now() + settings.waitTimeoutMs;
   const headline = report.headline;
   const attempts: DeployAttempt[] = [];
   let revisionId = firstRevisionId;
@@ -160,7 +247,7 @@ async function followWithRetries(
     log.info(
       `Revision ${revisionId} ended ${RETRIED_STATUS} (attempt ${attempts.length}); redeploying it: attempt ${decision.attempt}, ${left} more redeploy${left === 1 ? '' : 's'} allowed after it (deploy-retries: ${settings.deployRetries}).`,
     );
-    const next = await redeployForRetry(ctx, deployment, revisionId);
+    const next = await redeployForRetry(ctx, deployment, revisionId, deadline);
     if (next.revisionId === undefined) {
       addReason(report, next.why);
       break;
@@ -185,9 +272,19 @@ async function redeployForRetry(
   ctx: CommandContext,
   deployment: Deployment,
   failedRevisionId: string,
+  deadline: number,
 ): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
+  // The redeploy ships the failed revision's code: its revision carries the same ref and commit.
+  const failed = ctx.report.revision;
+  const identity = redeployIdentity({
+    repo_ref: failed?.repoRef,
+    repo_commit_sha: failed?.commitSha,
+    image_uri: failed?.imageUri,
+  });
   let answer: Deployment;
+  let existed: Awaited<ReturnType<typeof revisionsBefore>>;
   try {
+    existed = await revisionsBefore(ctx, deployment);
     answer = await ctx.log.group(`Redeploying revision ${failedRevisionId}`, () =>
       ctx.client.redeployRevision(deployment.id, failedRevisionId, { signal: ctx.signal }),
     );
@@ -198,21 +295,33 @@ async function redeployForRetry(
     };
   }
   recordDeployment(ctx.report, answer);
-  return revisionOfThisRun(ctx, answer, failedRevisionId, {
-    failedStatus: RETRIED_STATUS,
-    check: async () => {
-      try {
-        const revision = await ctx.client.getRevision(deployment.id, failedRevisionId, {
-          signal: ctx.signal,
-        });
-        return revision.status !== RETRIED_STATUS;
-      } catch (error) {
-        // Not readable yet (a 404 right after the write): the next round reads again.
-        if (ctx.signal.aborted) throw error;
-        return false;
-      }
+  const found = await findRevisionOfThisRun(
+    ctx,
+    {
+      deployment: answer,
+      before: [...existed.before, failedRevisionId],
+      listed: existed.listed,
+      deadline,
+      restarted: {
+        revisionId: failedRevisionId,
+        failedStatus: RETRIED_STATUS,
+        check: async (signal) => {
+          try {
+            const revision = await ctx.client.getRevision(deployment.id, failedRevisionId, {
+              signal,
+            });
+            return revision.status !== RETRIED_STATUS;
+          } catch (error) {
+            // Not readable yet (a 404 right after the write): the next look reads again.
+            if (signal.aborted) throw error;
+            return false;
+          }
+        },
+      },
     },
-  });
+    identity,
+  );
+  return found.revisionId === undefined ? { why: found.why } : { revisionId: found.revisionId };
 }
 
 /** An attempt as it ended: the report holds its revision and its failure log. */
@@ -261,79 +370,6 @@ async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt
 }
 
 /**
- * The revision this run's create or PATCH produced. The answer names it when its
- * latest_revision_id is new; a server that builds revisions asynchronously may answer before it
- * is listed, so otherwise it is the newest revision of the revisions list (newest first) that is
- * newer than `previous`, read again over the read-after-write grace. Never a revision older than
- * this run: when none appears, `why` says so.
- */
-async function revisionOfThisRun(
-  ctx: CommandContext,
-  answer: Deployment,
-  previous: string | undefined,
-  restartedInPlace?: RestartCheck,
-): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
-  const named = answer.latest_revision_id ?? undefined;
-  if (named !== undefined && named !== previous) return { revisionId: named };
-  ctx.log.info(
-    `The answer names no new revision (latest_revision_id ${named ?? 'none'}); looking for this run's revision in the revisions list.`,
-  );
-  const waited = READ_AFTER_WRITE_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
-  let listed = true;
-  for (const delayMs of [0, ...READ_AFTER_WRITE_DELAYS_MS]) {
-    if (delayMs > 0) await ctx.clock.sleep(delayMs, ctx.signal);
-    const revisions = await ctx.client.listNewestRevisions(answer.id, NEWEST_REVISIONS_READ, {
-      signal: ctx.signal,
-    });
-    listed = revisions !== undefined;
-    const newest = revisions && newerThan(revisions, previous);
-    if (newest !== undefined) {
-      ctx.log.info(`This run's revision is ${newest} (the newest in the revisions list).`);
-      return { revisionId: newest };
-    }
-    if (previous !== undefined && restartedInPlace && (await restartedInPlace.check())) {
-      ctx.log.info(
-        `The redeploy restarted revision ${previous} itself: it left ${restartedInPlace.failedStatus} and no newer revision is listed.`,
-      );
-      return { revisionId: previous };
-    }
-    if (!listed && !restartedInPlace) {
-      return {
-        why: `The control plane accepted the write to ${answer.name}, but its answer named no new revision (latest_revision_id ${named ?? 'none'}), and it does not list revisions, so this run's revision cannot be found.`,
-      };
-    }
-  }
-  const inPlace = restartedInPlace
-    ? `, and revision ${previous ?? 'none'} itself was still ${restartedInPlace.failedStatus}`
-    : '';
-  return {
-    why: `The control plane accepted the write to ${answer.name}, but no revision newer than ${previous ?? 'none'} appeared: the answer named ${named ?? 'none'}, and the revisions list ${listed ? 'showed nothing newer' : 'is not served'}${inPlace} within ${formatDuration(waited)}.`,
-  };
-}
-
-/**
- * A redeploy may restart the revision itself rather than make a new one: proven when it has left
- * the failed status it ended with (a read of it right after the redeploy may still show that).
- */
-interface RestartCheck {
-  failedStatus: string;
-  check(): Promise<boolean>;
-}
-
-/** Revisions read to find this run's: it is the newest, unless others raced it. */
-const NEWEST_REVISIONS_READ = 10;
-
-/** The newest revision of a newest-first list when it is newer than `previous`. */
-function newerThan(
-  newestFirst: readonly { id: string }[],
-  previous: string | undefined,
-): string | undefined {
-  const newest = newestFirst[0];
-  if (newest === undefined || newest.id === previous) return undefined;
-  // `previous` listed after it, or not at all (none before, or paged away by newer ones).
-  return newest.id;
-}
-
 /**
  * Fields fixed at creation that the inputs set and the deployment's answer does not show: a
  * notice each (log and summary), since this deploy can neither see nor change them.
@@ -450,8 +486,10 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
       `  sent as given (the control plane does not echo them, so they cannot be compared): ${plan.unverified.join(', ')}`,
     );
   }
-  if (plan.changes.length === 0)
-    ctx.log.info('  (no configuration change; a new revision is built)');
+  if (plan.changes.length === 0) ctx.log.info('  (no configuration change)');
+  if (plan.action === 'patch' && plan.producesRevision) {
+    ctx.log.info(`  then ${PLANNED_REVISION_WRITE}`);
+  }
 }
 
 function show(log: Logger, value: unknown): string {

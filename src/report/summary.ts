@@ -7,6 +7,7 @@
  * and `plan` are for outputs and never reach the summary.
  */
 import type { FieldChange } from '../rules/deploy-plan.ts';
+import { PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { formatDuration } from '../settings/durations.ts';
 import {
   codeBlock,
@@ -158,10 +159,19 @@ function noticesSection({ notices }: CommandReport): string {
 function facts(report: CommandReport): string {
   const rows = [...deploymentFacts(report), ...revisionFacts(report, revisionRoles(report))];
   if (report.action) rows.push(['Action', cellText(report.action)]);
+  if (report.revisionWrite) rows.push(['New revision', REVISION_WRITE[report.revisionWrite]]);
   if (report.graphConfig) rows.push(['Graph configuration', graphConfigFact(report.graphConfig)]);
   rows.push(['Duration', formatDuration(report.endedAt - report.startedAt)]);
   return table(['', ''], rows);
 }
+
+/** How the new revision was made (report.revisionWrite), as the facts table says it. */
+const REVISION_WRITE: Record<NonNullable<CommandReport['revisionWrite']>, string> = {
+  post: 'made by POST …/revisions (the answer named it)',
+  patch: 'made by PATCH (this control plane has no POST …/revisions)',
+  failed: 'one of its two writes failed (see why)',
+  planned: PLANNED_REVISION_WRITE,
+};
 
 function graphConfigFact(graphConfig: GraphConfigReport): string {
   const path = truncate(graphConfig.path, SUMMARY_LIMITS.short);

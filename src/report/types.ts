@@ -172,6 +172,13 @@ export interface CommandReport {
     /** For SKIPPED: the revision that superseded it, when known. */
     supersededBy?: string;
   };
+  /**
+   * deploy to an existing deployment: how its new revision was made: 'post' (POST .../revisions,
+   * which answered the revision), 'patch' (a server without that POST), 'failed' (of the
+   * mutable fields' PATCH and the revision's write, the first took effect and the second failed),
+   * 'planned' (a dry run: POST where the server has it, else PATCH).
+   */
+  revisionWrite?: 'post' | 'patch' | 'failed' | 'planned';
   timeline?: TimelineEntry[];
   /** A failed revision's build or deploy log (build-logs: on-failure or stream). */
   failureLog?: FailureLogReport;

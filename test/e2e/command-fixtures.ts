@@ -138,9 +138,23 @@ export function theError(run: ActionRun): string {
   return errors[0] ?? '';
 }
 
-/** Requests that change something on the server (the log reads are POSTs that only read). */
+/**
+ * Requests that change something on the server: not the log reads (POSTs that only read), nor
+ * a POST .../revisions that a server without it refused (404/405: the deploy then PATCHes).
+ */
 export function writesIn(requests: readonly RecordedRequest[]): RecordedRequest[] {
-  return requests.filter((request) => request.method !== 'GET' && !isLogRead(request));
+  return requests.filter(
+    (request) => request.method !== 'GET' && !isLogRead(request) && !isRefusedRevisionPost(request),
+  );
+}
+
+/** POST .../revisions answered 404/405: the server has no such endpoint, nothing was made. */
+export function isRefusedRevisionPost(request: RecordedRequest): boolean {
+  return (
+    request.method === 'POST' &&
+    /^\/v2\/deployments\/[^/]+\/revisions$/.test(request.path) &&
+    (request.status === 404 || request.status === 405)
+  );
 }
 
 export function isLogRead(request: RecordedRequest): boolean {

@@ -240,7 +240,7 @@ describe('deploy-retries against a server that redeploys a revision in place', (
       'revision-status': 'DEPLOYED',
     });
     expect(run.stdout).toContain(
-      `The redeploy restarted revision ${revision?.id} itself: it left DEPLOY_FAILED and no newer revision is listed.`,
+      `The redeploy restarted revision ${revision?.id} itself: it left DEPLOY_FAILED and no new revision carrying`,
     );
     expect(run.stdout).toContain(
       `Attempt 1: revision ${revision?.id} DEPLOY_FAILED: ${PLATFORM_TIMEOUT}`,

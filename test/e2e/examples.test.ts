@@ -45,6 +45,8 @@ const ActionInputsSchema = z.looseObject({
 interface ExampleEvent {
   expressions: Record<string, string>;
   env: Record<string, string>;
+  /** The push behind the event: the ref (as the API names it) is at this commit when it runs. */
+  pushed?: { ref: string; sha: string };
 }
 
 /**
@@ -116,6 +118,7 @@ afterAll(async () => {
 
 async function runExample(file: string, job: string, event: ExampleEvent, stepId?: string) {
   const step = await exampleStep(file, job, stepId);
+  if (event.pushed) emulator.pushCommit(event.pushed.ref, event.pushed.sha);
   const expressions = expressionsFor(event.expressions);
   const inputs: Record<string, string> = {};
   for (const [name, value] of Object.entries(defaults)) inputs[name] = evaluate(value, expressions);
@@ -152,6 +155,7 @@ function pushEvent(sha: string): ExampleEvent {
       GITHUB_REF_TYPE: 'branch',
       GITHUB_SHA: sha,
     },
+    pushed: { ref: 'main', sha },
   };
 }
 
@@ -188,6 +192,7 @@ async function pullRequestEvent(action: 'opened' | 'reopened' | 'closed'): Promi
       GITHUB_REF_NAME: `${PR_NUMBER}/merge`,
       GITHUB_HEAD_REF: 'feature',
     },
+    pushed: { ref: 'feature', sha: 'f'.repeat(40) },
   };
 }
 
@@ -230,6 +235,7 @@ describe('the examples, run as they are against the emulator', () => {
         GITHUB_REF_TYPE: 'tag',
         GITHUB_SHA: TAG_SHA,
       },
+      pushed: { ref: 'refs/tags/v1.2.0', sha: TAG_SHA },
     });
 
     expect(run.exitCode).toBe(0);

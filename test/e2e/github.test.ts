@@ -25,6 +25,8 @@ let dir: string;
 
 beforeEach(async () => {
   emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+  // The pull request's head branch is at its head commit: what the control plane builds.
+  emulator.pushCommit('feature-x', HEAD_SHA);
   github = await startGitHubDouble();
   dir = await mkdtemp(join(tmpdir(), 'deploy-action-event-'));
 });

@@ -1,5 +1,6 @@
 /** Shared set-up of the end-to-end tests: an emulator per test and the action's base inputs. */
 import type { Emulator } from '../emulator/index.ts';
+import { writesIn } from './command-fixtures.ts';
 
 export const API_KEY = 'e2e-key-7f3a9c1d2b4e';
 export const SECRET_VALUE = 's3cr3t-value-9d8e7f';
@@ -23,9 +24,7 @@ export function deployInputs(emulator: Emulator, extra: Record<string, string> =
 export const ENV = { FROM_ENV: ENV_SECRET_VALUE };
 export const ALL_SECRETS = [API_KEY, SECRET_VALUE, ENV_SECRET_VALUE];
 
-/** Requests that change something (the log reads are POSTs that only read). */
+/** Requests that change something (see writesIn: not the log reads, nor a refused revision POST). */
 export function writeRequests(emulator: Emulator) {
-  return emulator.requests.filter(
-    (request) => request.method !== 'GET' && !request.path.startsWith('/v1/projects/'),
-  );
+  return writesIn(emulator.requests);
 }

@@ -370,8 +370,10 @@ describe('a secret set in the UI, which the server answers in plain text', () =>
         'ERROR: the build failed',
       ],
     });
+    // An explicit ref: the pull request's head commit is not one the emulator builds, and this
+    // run's revision is proven by its ref alone then.
     const run = await runAction({
-      inputs: inputs({ 'build-logs': 'stream' }),
+      inputs: inputs({ 'build-logs': 'stream', 'repo-ref': 'ui-secret-check' }),
       env: await pullRequestEnv(),
     });
 

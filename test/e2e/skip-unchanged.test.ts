@@ -90,6 +90,7 @@ describe('skip-unchanged', () => {
   it('deploys when the workflow is at another commit, saying why it did not skip', async () => {
     await deployFirst();
     const newer = 'f'.repeat(40);
+    emulator.pushCommit('main', newer);
 
     const run = await runAction({ inputs: inputs(), env: { GITHUB_SHA: newer } });
 

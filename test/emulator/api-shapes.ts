@@ -269,6 +269,29 @@ export const PatchDeploymentRequestSchema = model<PatchDeploymentRequest>({
   secrets: field.arrayOf(SecretShape),
 });
 
+/**
+ * POST /v2/deployments/{id}/revisions on newer servers (known-behaviour.md): the revision's
+ * fields; the mutable deployment fields (build_on_push, custom_url) are PATCH's, so not here.
+ */
+export type CreateRevisionRequest = {
+  source_config?: {
+    resource_spec?: ResourceSpec;
+    install_command?: string;
+    build_command?: string;
+  };
+  source_revision_config?: SourceRevisionConfig;
+  secrets?: Secret[];
+};
+export const CreateRevisionRequestSchema = model<CreateRevisionRequest>({
+  source_config: model({
+    resource_spec: ResourceSpecShape,
+    install_command: field.string(),
+    build_command: field.string(),
+  }),
+  source_revision_config: SourceRevisionConfigShape,
+  secrets: field.arrayOf(SecretShape),
+});
+
 /** Spec 4.2: which fields are required is not shown, so none is. */
 export type AuthenticateRequest = {
   user_id?: string;

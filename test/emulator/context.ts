@@ -14,6 +14,8 @@ export interface EmulatorSettings {
   listRevisionsSupported: boolean;
   logsSupported: boolean;
   patchAnswersStale: boolean;
+  revisionPostSupported: boolean;
+  concurrentPatch: { repo_ref?: string; image_uri?: string } | undefined;
   /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
   pageCap: number | undefined;
   listOffset: 'next' | 'null' | 'sent';

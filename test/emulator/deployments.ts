@@ -5,6 +5,7 @@
 import {
   type CreateDeploymentRequest,
   CreateDeploymentRequestSchema,
+  CreateRevisionRequestSchema,
   NAME_PATTERN,
   type PatchDeploymentRequest,
   PatchDeploymentRequestSchema,
@@ -331,8 +332,43 @@ export function patchDeployment(context: EmulatorContext, request: EmulatorReque
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
   // A server that builds revisions asynchronously answers before the new one is listed.
   const before = context.settings.patchAnswersStale ? viewOf(context, deployment) : undefined;
-  context.store.patch(deployment, patch);
+  if (context.store.patch(deployment, patch) !== undefined) anotherRunPatches(context, deployment);
   return json(200, before ?? viewOf(context, deployment));
+}
+
+/** EmulatorOptions.concurrentPatch: another run's PATCH lands right after a revision's write. */
+function anotherRunPatches(context: EmulatorContext, deployment: StoredDeployment): void {
+  const other = context.settings.concurrentPatch;
+  if (other !== undefined)
+    context.store.patch(deployment, { source_revision_config: { ...other } });
+}
+
+/**
+ * POST /v2/deployments/{id}/revisions (newer servers, known-behaviour.md): the revision's fields,
+ * checked by the rules a PATCH's are; always makes a revision and answers it (201).
+ */
+export function createRevision(context: EmulatorContext, request: EmulatorRequest): Reply {
+  const deploymentId = request.params.deploymentId ?? '';
+  const deployment = context.store.find(deploymentId);
+  if (deployment === undefined) return notFound(deploymentId);
+  const checked = checkBody(CreateRevisionRequestSchema, request.body);
+  if (!checked.ok) return validationError(checked.issues);
+  const body = checked.value;
+  const latest = context.store.latestRevision(deployment);
+  const ruleIssues = [
+    ...(isContainer(deployment.source) ? containerRevisionIssues(body.source_revision_config) : []),
+    ...sourceConfigIssues(deployment.source, body.source_config),
+    ...tagIssues(
+      body.source_revision_config?.repo_ref ?? latest?.sourceRevisionConfig.repo_ref,
+      deployment.sourceConfig.build_on_push,
+    ),
+    ...reservedSecretIssues(body.secrets),
+  ];
+  if (ruleIssues.length > 0) return validationError(ruleIssues);
+  if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
+  const made = context.store.makeRevision(deployment, body);
+  anotherRunPatches(context, deployment);
+  return json(201, revisionView(context.store, made));
 }
 
 export function deleteDeployment(context: EmulatorContext, request: EmulatorRequest): Reply {
@@ -388,6 +424,7 @@ export function listRevisions(context: EmulatorContext, request: EmulatorRequest
     .filter((status) => status !== '');
   const newestFirst = [...deployment.revisions]
     .reverse()
+    .filter((revision) => context.store.isListed(revision))
     .filter(
       (revision) =>
         statuses === undefined || statuses.includes(context.store.revisionState(revision).status),
@@ -408,5 +445,6 @@ export function redeployRevision(context: EmulatorContext, request: EmulatorRequ
   if (revision === undefined) return detail(404, `Revision ID ${revisionId} not found`);
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
   context.store.redeploy(deployment, revision);
+  anotherRunPatches(context, deployment);
   return json(200, viewOf(context, deployment));
 }

@@ -66,11 +66,20 @@ export interface Emulator {
   /** Every non-admin request, in order of arrival (a live array, emptied by reset()). */
   readonly requests: RecordedRequest[];
   inject(fault: Fault): void;
-  /** Scripts the next revision created for that name (by create, PATCH or redeploy); queues. */
+  /**
+   * Scripts the next revision created for that name (by create, PATCH, POST .../revisions or
+   * redeploy); queues.
+   */
   scriptRevision(deploymentName: string, script: RevisionScript): void;
   /** Scripts every later run stream of that deployment, until replaced or reset. */
   scriptRunStream(deploymentName: string, script: RunStreamScript): void;
   addListener(listener: ListenerInput): Listener;
+  /**
+   * A push to the hosted repository: `ref` (as the API names it: `main`, `refs/tags/v1`) now
+   * points at `sha`, and later builds of it carry that repo_commit_sha. Until then a build of a
+   * ref carries fakeCommitSha of it. Forgotten by reset().
+   */
+  pushCommit(ref: string, sha: string): void;
   setAuthenticateResult(result: AuthenticateResult): void;
   /** Caps every listing page at `pageCap` items (undefined: no cap); see EmulatorOptions. */
   setPageCap(pageCap: number | undefined): void;
@@ -143,6 +152,8 @@ class RunningEmulator implements Emulator {
         listRevisionsSupported: options.listRevisionsSupported ?? true,
         logsSupported: options.logsSupported ?? true,
         patchAnswersStale: options.patchAnswersStale ?? false,
+        revisionPostSupported: options.revisionPostSupported ?? false,
+        concurrentPatch: options.concurrentPatch,
         pageCap: options.pageCap,
         listOffset: options.listOffset ?? 'next',
         exactNameFilter: options.exactNameFilter ?? false,
@@ -162,6 +173,7 @@ class RunningEmulator implements Emulator {
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
         secretValuesInAnswers: options.secretValuesInAnswers ?? 'plain',
+        revisionsListedAfterMs: options.revisionsListedAfterMs ?? 0,
         containerTier: options.containerTier,
         answersDeploymentType: options.answersDeploymentType ?? true,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
@@ -204,6 +216,10 @@ class RunningEmulator implements Emulator {
 
   addListener(listener: ListenerInput): Listener {
     return this.context.listeners.add(listener);
+  }
+
+  pushCommit(ref: string, sha: string): void {
+    this.context.store.pushCommit(ref, sha);
   }
 
   setAuthenticateResult(result: AuthenticateResult): void {

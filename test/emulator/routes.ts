@@ -3,6 +3,7 @@ import { authenticate } from './authenticate.ts';
 import type { EmulatorContext, EmulatorSettings } from './context.ts';
 import {
   createDeployment,
+  createRevision,
   deleteDeployment,
   getDeployment,
   getRevision,
@@ -89,6 +90,13 @@ const ROUTES: Route[] = [
     scope: 'control-plane',
     handler: listRevisions,
     enabled: (settings) => settings.listRevisionsSupported,
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`^${DEPLOYMENT}/revisions$`),
+    scope: 'control-plane',
+    handler: createRevision,
+    enabled: (settings) => settings.revisionPostSupported,
   },
   {
     method: 'GET',

@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type {
   CreateDeploymentRequest,
+  CreateRevisionRequest,
   PatchDeploymentRequest,
   Secret,
   SourceConfig,
@@ -87,6 +88,8 @@ export interface StoreSettings {
   echoesCommands?: boolean;
   /** How answers show secret values (EmulatorOptions.secretValuesInAnswers). */
   secretValuesInAnswers?: 'plain' | 'placeholder';
+  /** How long a new revision stays out of the revisions list (EmulatorOptions). */
+  revisionsListedAfterMs?: number;
   /** The tier answered for container deployments (EmulatorOptions.containerTier). */
   containerTier?: string | undefined;
   /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
@@ -123,6 +126,8 @@ export class DeploymentStore {
   /** Tracing projects, by name: one is created with each deployment, and outlives it by default. */
   private readonly tracing = new Set<string>();
   private readonly revisionScripts = new Map<string, RevisionScript[]>();
+  /** What each ref of the hosted repository points at, once a test pushed to it (pushCommit). */
+  private readonly refCommits = new Map<string, string>();
 
   constructor(settings: StoreSettings) {
     this.settings = settings;
@@ -264,8 +269,13 @@ export class DeploymentStore {
     return deployment;
   }
 
-  /** Applies a PATCH, building a new revision when it changes code or secrets. */
-  patch(deployment: StoredDeployment, patch: PatchDeploymentRequest): void {
+  /** Whether the revisions list shows `revision` yet (EmulatorOptions.revisionsListedAfterMs). */
+  isListed(revision: StoredRevision): boolean {
+    return this.now() >= revision.createdAt + (this.settings.revisionsListedAfterMs ?? 0);
+  }
+
+  /** Applies a PATCH, building a new revision when it changes code or secrets; returns it. */
+  patch(deployment: StoredDeployment, patch: PatchDeploymentRequest): StoredRevision | undefined {
     if (patch.source_config !== undefined) {
       // A shallow merge: each given member (resource_spec included) replaces the old one whole.
       Object.assign(deployment.sourceConfig, withoutUndefined(patch.source_config));
@@ -275,11 +285,33 @@ export class DeploymentStore {
       deployment.secrets = patch.secrets.map((secret) => ({ ...secret }));
     }
     deployment.updatedAt = this.now();
-    if (!patchMakesRevision(patch)) return;
+    if (!patchMakesRevision(patch)) return undefined;
+    return this.addRevisionOver(deployment, patch.source_revision_config);
+  }
+
+  /**
+   * POST .../revisions: always a new revision. Its source_config fields and secrets change the
+   * deployment as a PATCH's would; its source_revision_config goes over the latest revision's.
+   */
+  makeRevision(deployment: StoredDeployment, request: CreateRevisionRequest): StoredRevision {
+    if (request.source_config !== undefined) {
+      Object.assign(deployment.sourceConfig, withoutUndefined(request.source_config));
+    }
+    if (request.secrets !== undefined && request.secrets.length > 0) {
+      deployment.secrets = request.secrets.map((secret) => ({ ...secret }));
+    }
+    deployment.updatedAt = this.now();
+    return this.addRevisionOver(deployment, request.source_revision_config);
+  }
+
+  private addRevisionOver(
+    deployment: StoredDeployment,
+    config: SourceRevisionConfig | undefined,
+  ): StoredRevision {
     const latest = this.latestRevision(deployment);
-    this.addRevision(deployment, {
+    return this.addRevision(deployment, {
       ...withoutCommitSha(latest?.sourceRevisionConfig),
-      ...withoutUndefined(patch.source_revision_config ?? {}),
+      ...withoutUndefined(config ?? {}),
     });
   }
 
@@ -365,6 +397,11 @@ export class DeploymentStore {
     this.revisionScripts.set(name, queue);
   }
 
+  /** The hosted repository's `ref` now points at `sha`: later builds of it carry that commit. */
+  pushCommit(ref: string, sha: string): void {
+    this.refCommits.set(ref, sha);
+  }
+
   /** The next script queued for the deployment's name (a deployment without one has none). */
   private nextScript(deployment: StoredDeployment): RevisionScript | undefined {
     return deployment.name === null
@@ -373,9 +410,16 @@ export class DeploymentStore {
   }
 
   reset(): void {
+    this.refCommits.clear();
     this.byId.clear();
     this.tracing.clear();
     this.revisionScripts.clear();
+  }
+
+  /** The commit a build of `config` gets: what its ref points at (fakeCommitSha until a push). */
+  private commitOf(config: SourceRevisionConfig): string {
+    const pushed = config.repo_ref === undefined ? undefined : this.refCommits.get(config.repo_ref);
+    return pushed ?? fakeCommitSha(config);
   }
 
   /**
@@ -435,7 +479,7 @@ export class DeploymentStore {
       ...(script?.phaseMs ? { phaseMs: [...script.phaseMs] } : {}),
       plan: planFor(script),
       sourceConfig: structuredClone(builtWith),
-      sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: fakeCommitSha(revisionConfig) },
+      sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: this.commitOf(revisionConfig) },
       hiddenReads: this.settings.notFoundAfterWrite,
       ...(script?.stepEachRead ? { stepsRead: 0 } : {}),
       buildLog: script?.buildLog ?? defaultBuildLog(script?.outcome),

@@ -27,6 +27,25 @@ export interface EmulatorOptions {
    */
   patchAnswersStale?: boolean;
   /**
+   * Default false, as the production service's published API (it does not list the endpoint):
+   * POST /v2/deployments/{id}/revisions is absent (405 beside the revisions list, 404 without
+   * it). true: a newer server's: it takes a revision's fields (source_revision_config, the
+   * revision's source_config fields resource_spec/install_command/build_command, secrets; never
+   * build_on_push or custom_url, which PATCH sets), always makes a revision and answers it (201).
+   */
+  revisionPostSupported?: boolean;
+  /**
+   * Default none. Another run's PATCH with this source_revision_config lands right after each
+   * write of a client that makes a revision (a PATCH, a POST .../revisions, a redeploy), before
+   * that write is answered: its revision is the newest. Two runs without a concurrency group.
+   */
+  concurrentPatch?: { repo_ref?: string; image_uri?: string };
+  /**
+   * Default 0. A revision shows in GET .../revisions only this many ms (emulator clock) after it
+   * was made, as a server may that lists revisions late; GET .../revisions/{id} answers it at once.
+   */
+  revisionsListedAfterMs?: number;
+  /**
    * Default false: a revision id is found only under its own deployment (a foreign one is 404).
    * true: GET .../revisions/{id} and .../redeploy resolve the id across every deployment, as a
    * server may that keys revisions globally (known-behaviour.md does not say the production

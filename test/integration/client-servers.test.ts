@@ -470,6 +470,45 @@ describe('listNewestRevisions (not in the spec)', () => {
   });
 });
 
+describe('createRevision (POST .../revisions, newer servers)', () => {
+  it('sends the revision fields and answers the revision the server made', async () => {
+    const server = await serve((_, response) =>
+      reply(response, 201, { id: 'r2', status: 'CREATING' }),
+    );
+    const made = await client(server.url).createRevision('d/1', {
+      source_revision_config: { repo_ref: 'main' },
+    });
+    expect(made).toMatchObject({ id: 'r2', status: 'CREATING' });
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'POST /v2/deployments/d%2F1/revisions',
+    ]);
+  });
+
+  it.each([404, 405])(
+    'answers undefined on %i, and never sends the POST again in the run',
+    async (status) => {
+      const server = await serve((_, response) => reply(response, status, { detail: 'Not here' }));
+      const api = client(server.url);
+      expect(await api.createRevision('d', { source_revision_config: { repo_ref: 'a' } })).toBe(
+        undefined,
+      );
+      expect(await api.createRevision('d', { source_revision_config: { repo_ref: 'b' } })).toBe(
+        undefined,
+      );
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
+  it('refuses a mutable deployment field before sending anything', async () => {
+    const server = await serve((_, response) => reply(response, 201, { id: 'r2', status: 'X' }));
+    const body = { source_config: { build_on_push: true } } as unknown as Parameters<
+      ReturnType<typeof client>['createRevision']
+    >[1];
+    await expect(client(server.url).createRevision('d', body)).rejects.toThrow(/build_on_push/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('creating a deployment after a lost answer', () => {
   it('a timed-out create that did happen is found, not repeated', async () => {
     const stored: ReturnType<typeof deployment>[] = [];

@@ -1685,6 +1685,88 @@ function dig(value: unknown, ...keys: string[]): unknown {
   return current;
 }
 
+describe('revisions made by POST, other runs, late listing (newer servers and misbehaviours)', () => {
+  it('has no POST .../revisions by default (405 beside the list, as the production API)', async () => {
+    const deployment = await create('agent');
+    const answer = await call('POST', `/v2/deployments/${deployment.id}/revisions`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    expect(answer.status).toBe(405);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+  });
+
+  it('makes a revision by POST when it has the endpoint, answering the revision (201)', async () => {
+    await start({ revisionPostSupported: true });
+    const deployment = await create('agent');
+    const answer = await call('POST', `/v2/deployments/${deployment.id}/revisions`, {
+      body: {
+        source_revision_config: { repo_ref: 'next' },
+        secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-new' }],
+      },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({
+      status: 'CREATING',
+      source_revision_config: { repo_ref: 'next', graph_config_path: 'agent/graph.json' },
+    });
+    expect(emulator.revisions(String(deployment.id)).at(-1)?.id).toBe(answer.body.id);
+    expect(emulator.secrets(String(deployment.id))).toEqual([
+      { name: 'OPENAI_API_KEY', value: 'sk-new' },
+    ]);
+  });
+
+  it('refuses the mutable fields and what a PATCH refuses in a revision POST (422)', async () => {
+    await start({ revisionPostSupported: true });
+    const deployment = await create('agent');
+    const path = `/v2/deployments/${deployment.id}/revisions`;
+    const mutable = await call('POST', path, { body: { source_config: { build_on_push: true } } });
+    expect(mutable.status).toBe(422);
+    expect(JSON.stringify(mutable.body)).toContain('build_on_push');
+    const spec = await call('POST', path, { body: { source_config: { resource_spec: {} } } });
+    expect(spec.status).toBe(422);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+  });
+
+  it("lands another run's PATCH right after a client's revision write (concurrentPatch)", async () => {
+    await start({ concurrentPatch: { repo_ref: 'other-run' } });
+    const deployment = await create('agent');
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    const refs = emulator
+      .revisions(String(deployment.id))
+      .map((revision) => revision.source_revision_config?.repo_ref);
+    expect(refs).toEqual(['main', 'next', 'other-run']);
+    expect(patched.body.latest_revision_id).toBe(emulator.revisions(String(deployment.id))[2]?.id);
+  });
+
+  it('lists a revision only revisionsListedAfterMs after it was made; GET answers it at once', async () => {
+    await start({ revisionsListedAfterMs: 5_000 });
+    const deployment = await create('agent');
+    const path = `/v2/deployments/${deployment.id}/revisions`;
+    expect((await call('GET', path)).body.resources).toEqual([]);
+    const single = await call('GET', `${path}/${deployment.latest_revision_id}`);
+    expect(single.status).toBe(200);
+    emulator.advance(5_000);
+    expect(names((await call('GET', path)).body.resources, 'id')).toEqual([
+      deployment.latest_revision_id,
+    ]);
+  });
+
+  it('builds the commit a ref was pushed to (pushCommit), else fakeCommitSha of the ref', async () => {
+    const deployment = await create('agent');
+    emulator.pushCommit('next', 'c'.repeat(40));
+    await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    const shas = emulator
+      .revisions(String(deployment.id))
+      .map((revision) => revision.source_revision_config?.repo_commit_sha);
+    expect(shas[0]).toMatch(/^[0-9a-f]{40}$/);
+    expect(shas[1]).toBe('c'.repeat(40));
+  });
+});
+
 /** One field of each item of a JSON list. */
 function names(list: unknown, key: string): unknown[] {
   return (list as Json[]).map((item) => item[key]);

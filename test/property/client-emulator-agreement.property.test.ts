@@ -11,6 +11,7 @@ import { listQueryParams } from '../../src/api/client.ts';
 import {
   AuthenticateRequestSchema as ClientAuthenticateRequest,
   CreateDeploymentRequestSchema as ClientCreateRequest,
+  CreateRevisionRequestSchema as ClientCreateRevisionRequest,
   ListDeploymentsQuerySchema as ClientListQuery,
   PatchDeploymentRequestSchema as ClientPatchRequest,
 } from '../../src/api/schemas.ts';
@@ -20,6 +21,7 @@ import { parseResourceSpec } from '../../src/settings/resource-spec.ts';
 import {
   AuthenticateRequestSchema as EmulatorAuthenticateRequest,
   CreateDeploymentRequestSchema as EmulatorCreateRequest,
+  CreateRevisionRequestSchema as EmulatorCreateRevisionRequest,
   PatchDeploymentRequestSchema as EmulatorPatchRequest,
   RESOURCE_SPEC_INTEGER_FIELDS,
   RESOURCE_SPEC_NUMBER_FIELDS,
@@ -228,6 +230,25 @@ describe('request bodies: every body the client would send, the emulator accepts
       fc.property(patchBody, (body) => {
         if (ClientPatchRequest.safeParse(body).success) {
           expect(emulatorIssues(EmulatorPatchRequest, body)).toEqual([]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('POST .../revisions', () => {
+    const revisionBody = fc.record(
+      {
+        source_config: mostly(sourceConfig),
+        source_revision_config: mostly(revisionConfig),
+        secrets: mostly(secrets),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(revisionBody, (body) => {
+        if (ClientCreateRevisionRequest.safeParse(body).success) {
+          expect(emulatorIssues(EmulatorCreateRevisionRequest, body)).toEqual([]);
         }
       }),
       RUNS,

@@ -4,7 +4,14 @@
  */
 import type { Fault, RecordedRequest } from '../emulator/index.ts';
 
-export type Endpoint = 'list' | 'create' | 'patch' | 'revision' | 'read';
+export type Endpoint =
+  | 'list'
+  | 'create'
+  | 'patch'
+  | 'make-revision'
+  | 'revisions'
+  | 'revision'
+  | 'read';
 
 interface EndpointRoute {
   method: string;
@@ -34,6 +41,18 @@ export const ENDPOINTS: Readonly<Record<Endpoint, EndpointRoute>> = {
     path: /^\/v2\/deployments\/[^/]+$/,
     label: 'PATCH /v2/deployments/{id}',
     short: 'patch',
+  },
+  'make-revision': {
+    method: 'POST',
+    path: /^\/v2\/deployments\/[^/]+\/revisions$/,
+    label: 'POST /v2/deployments/{id}/revisions',
+    short: 'post-rev',
+  },
+  revisions: {
+    method: 'GET',
+    path: /^\/v2\/deployments\/[^/]+\/revisions$/,
+    label: 'GET /v2/deployments/{id}/revisions',
+    short: 'revisions',
   },
   revision: {
     method: 'GET',

@@ -124,7 +124,15 @@ export const SCENARIOS: readonly Scenario[] = [
     faults: [{ endpoint: 'patch', kind: 'status', status: 504, times: BUDGET }],
     expected: {
       outcome: 'deployed',
-      requests: { list: FOUND, patch: ATTEMPTS, revision: 1, read: 1 },
+      // The revision POST a server without it refuses (405), the list before and after the PATCH.
+      requests: {
+        list: FOUND,
+        'make-revision': 1,
+        revisions: 2,
+        patch: ATTEMPTS,
+        revision: 1,
+        read: 1,
+      },
       deployments: 1,
     },
   },
@@ -225,7 +233,8 @@ export const SCENARIOS: readonly Scenario[] = [
     faults: [{ endpoint: 'patch', kind: 'commit-then-drop', times: 1 }],
     expected: {
       outcome: 'deployed',
-      requests: { list: FOUND, patch: 2, revision: 1, read: 1 },
+      // Both attempts made a revision: two of this run's; the newest is followed.
+      requests: { list: FOUND, 'make-revision': 1, revisions: 2, patch: 2, revision: 1, read: 1 },
       deployments: 1,
     },
   },
@@ -329,7 +338,7 @@ export const SCENARIOS: readonly Scenario[] = [
       // How a dropped connection surfaces depends on how the socket closed (FIN or RST).
       last: ['UND_ERR_SOCKET', 'ECONNRESET'],
       says: `after ${ATTEMPTS} attempts`,
-      requests: { list: FOUND, patch: ATTEMPTS, revision: 0 },
+      requests: { list: FOUND, 'make-revision': 1, revisions: 1, patch: ATTEMPTS, revision: 0 },
       deployments: 1,
     },
   },

@@ -9,6 +9,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseSecrets, secretValues } from '../../src/settings/secrets.ts';
 
+/**
+ * The commit of the default push to main: the one the emulator builds from the ref main
+ * (test/emulator/store.ts, fakeCommitSha), as a real control plane builds the commit the pushed
+ * branch is at. A deploy proves its revision by that commit.
+ */
+export const MAIN_COMMIT = 'b28b7af69320201d1cf206ebf28373980add1451';
+
 export const DIST_ENTRY = resolve(import.meta.dirname, '../../dist/index.js');
 
 /** The bundle to run: the test run's fresh build (see test/global-setup.ts), else dist/. */
@@ -92,7 +99,8 @@ export async function runnerEnvironment(
     RUNNER_TEMP: dir,
     GITHUB_REF_NAME: 'main',
     GITHUB_REF: 'refs/heads/main',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    // The commit main is at: what the emulator builds for the ref main (fakeCommitSha).
+    GITHUB_SHA: MAIN_COMMIT,
     GITHUB_REPOSITORY: 'acme/agent',
     GITHUB_EVENT_NAME: 'push',
     ...extra,
