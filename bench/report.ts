@@ -14,6 +14,7 @@ import {
   PEAK_AT_POLL,
 } from './memory.ts';
 import { FIXED_CALLS, type RequestCount } from './requests.ts';
+import { RERUN_ROLLOUT_MS, type RerunFigures, type RerunResult } from './rerun.ts';
 import type { RolloutResult } from './rollout.ts';
 import { type ScheduleResult, TIMELINES, VARIANT_SHIFTS_MS } from './schedules.ts';
 import type { Summary } from './stats.ts';
@@ -27,6 +28,7 @@ import {
   judgeHugeAnswers,
   judgeMemory,
   judgeRequests,
+  judgeRerun,
   judgeSchedules,
 } from './targets.ts';
 
@@ -39,6 +41,8 @@ export interface BenchResults {
   requests: RequestCount[];
   schedules: ScheduleResult[];
   memory: MemoryResult;
+  /** The quick start re-run unchanged (with and without the deploy record). */
+  rerun?: RerunResult;
 }
 
 /** A Markdown table whose columns are padded, so that it reads well in a terminal too. */
@@ -157,6 +161,7 @@ function summaryTable(results: BenchResults): string {
       `${mbOrNone(memory.actionHugeAnswers.peakRssBytes)} (no-fault peak ${mbOrNone(memory.action.peakRssBytes)})`,
       verdict(judgeHugeAnswers(memory)),
     ],
+    ...(results.rerun === undefined ? [] : [rerunSummaryRow(results.rerun)]),
   ];
   return markdownTable(['measure', 'figure', 'target'], rows);
 }
@@ -305,6 +310,36 @@ function memoryTable(memory: MemoryResult): string {
   ].join('\n');
 }
 
+function rerunSummaryRow(rerun: RerunResult): string[] {
+  return [
+    'Quick start with secrets, re-run unchanged (deploy record)',
+    `${spread(rerun.withRecord.wall)}, ${rerun.withRecord.controlPlaneWrites + rerun.withRecord.githubWrites} writes; today's rebuild ${spread(rerun.withoutRecord.wall)}, ${rerun.withoutRecord.controlPlaneWrites} control-plane writes`,
+    verdict(judgeRerun(rerun)),
+  ];
+}
+
+/** The re-run's table: with the record beside without it (today's rebuild). */
+export function rerunSection(rerun: RerunResult): string {
+  const row = (what: string, figures: RerunFigures) => [
+    what,
+    spread(figures.wall),
+    String(figures.controlPlaneWrites),
+    String(figures.githubWrites),
+    `${figures.skipped} of ${figures.runs}`,
+  ];
+  return [
+    markdownTable(
+      ['re-run', 'wall time, median (min–max)', 'control-plane writes', 'GitHub writes', 'skipped'],
+      [
+        row('with `checks: write`: the deploy record proves the skip', rerun.withRecord),
+        row("without it: today's rules, a rebuild", rerun.withoutRecord),
+      ],
+    ),
+    '',
+    `The README quick start's inputs (secrets included) against the emulator (answers carrying secret values; a ${ms(RERUN_ROLLOUT_MS)} rollout) and the GitHub double, re-run after a deploy that ended DEPLOYED. Writes are the most of one re-run: requests other than GET. ${verdict(judgeRerun(rerun))}.`,
+  ].join('\n');
+}
+
 export function renderResults(results: BenchResults): string {
   const { bundle, rollout } = results;
   return [
@@ -350,5 +385,8 @@ export function renderResults(results: BenchResults): string {
     '',
     memoryTable(results.memory),
     '',
+    ...(results.rerun === undefined
+      ? []
+      : ['## An unchanged re-run of the quick start', '', rerunSection(results.rerun), '']),
   ].join('\n');
 }

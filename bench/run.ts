@@ -5,6 +5,7 @@
  *   npm run bench                      # measures dist/index.js, writes bench/results.md
  *   npm run bench -- --entry <file>    # another bundle (e.g. a variant built elsewhere)
  *   npm run bench -- --runs 5 --no-write
+ *   npm run bench -- --only rerun      # only the quick start's unchanged re-run; writes nothing
  *
  * Bundles are built into a temporary folder (the floor, and src/ with a source map for the
  * package shares); dist/ is only read. Timed parts run after the builds, one at a time.
@@ -14,12 +15,15 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../test/emulator/index.ts';
+import { fakeCommitSha } from '../test/emulator/store.ts';
+import { startGitHubDouble } from '../test/support/github-double.ts';
 import { nccBuild, REPO_ROOT } from './build.ts';
 import { measureBundleSize } from './bundle-size.ts';
 import { measureColdStart } from './cold-start.ts';
 import { GROWTH_TO_POLL, measurePeakMemory, PEAK_AT_POLL } from './memory.ts';
-import { renderResults } from './report.ts';
+import { renderResults, rerunSection } from './report.ts';
 import { countRequests } from './requests.ts';
+import { measureRerun, RERUN_ROLLOUT_MS, type RerunResult } from './rerun.ts';
 import { measureRollout } from './rollout.ts';
 import { compareSchedules, TIMELINES, VARIANT_SHIFTS_MS } from './schedules.ts';
 
@@ -38,6 +42,8 @@ const MEMORY_POLL_MS = 5;
  * before poll 5,000 or after it. Five runs give a median that one odd run cannot move.
  */
 const MEMORY_RUNS = 5;
+/** Re-runs of the quick start measured with the record, and as many without. */
+const RERUN_RUNS = 5;
 
 function deployInputs(apiUrl: string): Record<string, string> {
   return {
@@ -87,11 +93,21 @@ function options() {
       runs: { type: 'string', default: '15' },
       out: { type: 'string', default: join(REPO_ROOT, 'bench', 'results.md') },
       'no-write': { type: 'boolean', default: false },
+      only: { type: 'string' },
     },
   });
+  if (values.only !== undefined && values.only !== 'rerun') {
+    throw new Error(`--only takes: rerun (got ${values.only})`);
+  }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number >= 1`);
-  return { entry: resolve(values.entry), runs, out: values.out, write: !values['no-write'] };
+  return {
+    entry: resolve(values.entry),
+    runs,
+    out: values.out,
+    write: !values['no-write'],
+    only: values.only,
+  };
 }
 
 function environment(): string {
@@ -106,9 +122,50 @@ function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
 
+/** The README quick start's inputs, secrets included, with a GitHub token for the record. */
+function quickStartInputs(apiUrl: string): Record<string, string> {
+  return {
+    ...deployInputs(apiUrl),
+    'deployment-type': 'prod',
+    secrets: 'OPENAI_API_KEY=bench-openai-value',
+    'github-token': 'bench-github-token',
+  };
+}
+
+async function measureQuickStartRerun(entry: string): Promise<RerunResult> {
+  const emulator = await startEmulator({
+    apiKey: API_KEY,
+    stepMs: RERUN_ROLLOUT_MS / 6,
+    secretsInAnswers: 'values',
+  });
+  const github = await startGitHubDouble();
+  try {
+    return await measureRerun({
+      emulator,
+      github,
+      actionEntry: entry,
+      inputs: quickStartInputs(emulator.url),
+      commit: fakeCommitSha({ repo_ref: 'main' }),
+      runs: RERUN_RUNS,
+    });
+  } finally {
+    await Promise.all([emulator.close(), github.close()]);
+  }
+}
+
 async function main(): Promise<void> {
   const settings = options();
   const env = environment();
+  if (settings.only === 'rerun') {
+    log(
+      `the quick start re-run unchanged: ${RERUN_RUNS} re-runs with the record, ${RERUN_RUNS} without`,
+    );
+    const rerun = await measureQuickStartRerun(settings.entry);
+    process.stdout.write(
+      `## An unchanged re-run of the quick start\n\n${env}\n\n${rerunSection(rerun)}\n`,
+    );
+    return;
+  }
   const scratch = await mkdtemp(join(tmpdir(), 'deploy-action-bench-build-'));
   try {
     log('bundling the floor and a source-mapped bundle of src/ (temporary folder)');
@@ -166,6 +223,11 @@ async function main(): Promise<void> {
       runs: MEMORY_RUNS,
     }).finally(() => still.close());
 
+    log(
+      `the quick start re-run unchanged: ${RERUN_RUNS} re-runs with the record, ${RERUN_RUNS} without`,
+    );
+    const rerun = await measureQuickStartRerun(settings.entry);
+
     const markdown = renderResults({
       entry: relative(REPO_ROOT, settings.entry) || settings.entry,
       environment: env,
@@ -175,6 +237,7 @@ async function main(): Promise<void> {
       requests,
       schedules,
       memory,
+      rerun,
     });
     process.stdout.write(`${markdown}\n`);
     if (settings.write) {

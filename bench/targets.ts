@@ -7,6 +7,7 @@ import type { BundleSizeResult } from './bundle-size.ts';
 import type { ColdStartResult } from './cold-start.ts';
 import type { MemoryResult } from './memory.ts';
 import type { RequestCount } from './requests.ts';
+import type { RerunResult } from './rerun.ts';
 import type { RolloutResult } from './rollout.ts';
 import type { ScheduleResult } from './schedules.ts';
 
@@ -30,6 +31,8 @@ export const SCHEDULE_REQUESTS_MAX_RATIO = 1.1;
 /** ... the shortest time between the starts of two reads. */
 export const SCHEDULE_MIN_GAP_MS = 1000;
 /** Peak RSS while the server sends 200 MB answers, over the no-fault peak. */
+/** An unchanged re-run proven by the deploy record: well under this, with no write. */
+export const RERUN_MAX_WALL_MS = 2000;
 export const HUGE_ANSWER_MAX_EXTRA_BYTES = 32 * 1024 * 1024;
 
 const MB = 1024 * 1024;
@@ -174,5 +177,30 @@ export function judgeHugeAnswers(memory: MemoryResult): Judged {
   return {
     verdict: extra <= HUGE_ANSWER_MAX_EXTRA_BYTES ? 'pass' : 'FAIL',
     why: `${extra >= 0 ? '+' : ''}${(extra / MB).toFixed(1)} MB over the no-fault peak (target ≤ +${HUGE_ANSWER_MAX_EXTRA_BYTES / MB} MB)`,
+  };
+}
+
+/** Every re-run skipped, wrote nothing to the control plane or GitHub, and took under 2 s. */
+export function judgeRerun(rerun: RerunResult): Judged {
+  const { withRecord } = rerun;
+  const problems = [
+    ...(withRecord.skipped < withRecord.runs
+      ? [`${withRecord.runs - withRecord.skipped} of ${withRecord.runs} re-runs did not skip`]
+      : []),
+    ...(withRecord.controlPlaneWrites + withRecord.githubWrites > 0
+      ? [
+          `${withRecord.controlPlaneWrites} control-plane and ${withRecord.githubWrites} GitHub writes`,
+        ]
+      : []),
+    ...(withRecord.wall.median >= RERUN_MAX_WALL_MS
+      ? [`median wall time ${Math.round(withRecord.wall.median)} ms`]
+      : []),
+  ];
+  return {
+    verdict: problems.length === 0 ? 'pass' : 'FAIL',
+    why:
+      problems.length === 0
+        ? `target: every re-run skips, 0 writes, wall < ${RERUN_MAX_WALL_MS} ms`
+        : problems.join('; '),
   };
 }

@@ -149,6 +149,10 @@ export async function run(): Promise<void> {
     cancellation.stop();
   }
   report.endedAt = clock.now();
+  // A deploy record is stored on GitHub even by a run that reports nothing else there.
+  if (report.deployRecord !== undefined && reporting === undefined) {
+    reporting = await loadGitHubReporting(settings, github);
+  }
   await finishReport(report, reporting);
 }
 
@@ -339,9 +343,25 @@ async function startGitHubReporting(
   settings: Settings,
   context: GitHubContext,
 ): Promise<GitHubReporting | undefined> {
+  const reporting = await loadGitHubReporting(settings, context);
+  try {
+    await reporting?.start(settings.command, settings.dryRun);
+    return reporting;
+  } catch (error) {
+    // GitHub reporting is a courtesy: a bug or an outage there never fails a deploy.
+    core.warning(forLog(`GitHub reporting is off for this run: ${messageOf(error)}`));
+    return undefined;
+  }
+}
+
+/** The Octokit-based reporting, loaded lazily; undefined (with a warning) if it cannot load. */
+async function loadGitHubReporting(
+  settings: Settings,
+  context: GitHubContext,
+): Promise<GitHubReporting | undefined> {
   try {
     const { GitHubReporting } = await import('./github/reporting.ts');
-    const reporting = new GitHubReporting(
+    return new GitHubReporting(
       settings.github,
       context,
       {
@@ -352,10 +372,7 @@ async function startGitHubReporting(
       },
       redactor.redact,
     );
-    await reporting.start(settings.command, settings.dryRun);
-    return reporting;
   } catch (error) {
-    // GitHub reporting is a courtesy: a bug or an outage there never fails a deploy.
     core.warning(forLog(`GitHub reporting is off for this run: ${messageOf(error)}`));
     return undefined;
   }

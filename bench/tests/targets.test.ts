@@ -4,6 +4,7 @@ import type { BundleSizeResult } from '../bundle-size.ts';
 import { growthOf, type MemoryResult, type PeakMemory, peakAtPoll } from '../memory.ts';
 import { markdownTable } from '../report.ts';
 import type { RequestCount } from '../requests.ts';
+import type { RerunFigures } from '../rerun.ts';
 import type { ScheduleResult } from '../schedules.ts';
 import { median, summarize } from '../stats.ts';
 import {
@@ -13,6 +14,7 @@ import {
   judgeHugeAnswers,
   judgeMemory,
   judgeRequests,
+  judgeRerun,
   judgeSchedules,
 } from '../targets.ts';
 
@@ -155,6 +157,32 @@ describe('judgeRequests', () => {
       verdict: 'FAIL',
       why: expect.stringMatching(/retry/),
     });
+  });
+});
+
+describe('judgeRerun', () => {
+  const figures = (overrides: Partial<RerunFigures> = {}): RerunFigures => ({
+    wall: summary(800),
+    controlPlaneWrites: 0,
+    githubWrites: 0,
+    skipped: 5,
+    runs: 5,
+    ...overrides,
+  });
+  const rebuild = figures({ wall: summary(3600), controlPlaneWrites: 1, skipped: 0 });
+
+  it('passes when every re-run skipped with no write, under 2 s', () => {
+    expect(judgeRerun({ withRecord: figures(), withoutRecord: rebuild }).verdict).toBe('pass');
+  });
+
+  it.each<[string, Partial<RerunFigures>, string]>([
+    ['a re-run that built', { skipped: 4 }, '1 of 5 re-runs did not skip'],
+    ['a control-plane write', { controlPlaneWrites: 1 }, '1 control-plane and 0 GitHub writes'],
+    ['a GitHub write', { githubWrites: 1 }, '0 control-plane and 1 GitHub writes'],
+    ['2 s or more', { wall: summary(2000) }, 'median wall time 2000 ms'],
+  ])('fails on %s, saying so', (_what, overrides, why) => {
+    const judged = judgeRerun({ withRecord: figures(overrides), withoutRecord: rebuild });
+    expect(judged).toEqual({ verdict: 'FAIL', why });
   });
 });
 

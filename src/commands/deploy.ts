@@ -25,6 +25,7 @@ import { createDeployment, findDeploymentToDeploy } from './steps/create-deploym
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
 import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
+import { makeDeployRecord, readRecordEvidence } from './steps/record-proof.ts';
 import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
 
 export async function deploy(ctx: CommandContext): Promise<void> {
@@ -69,6 +70,9 @@ export async function deploy(ctx: CommandContext): Promise<void> {
       return;
     }
     log.info(`Not skipped (skip-unchanged): ${decision.reason}.`);
+    if (decision.recordFailure !== undefined) {
+      log.notice(`skip-unchanged: the deploy record proves nothing: ${decision.recordFailure}.`);
+    }
   }
   logPlan(ctx, plan, name);
 
@@ -105,6 +109,21 @@ export async function deploy(ctx: CommandContext): Promise<void> {
     deployedRevisionId: revisionId,
     created: plan.action === 'create',
   });
+  // Only a deploy that ended DEPLOYED (and passed its smoke test, when asked) is recorded: a
+  // re-run of it may then skip.
+  if (settings.skipUnchanged && deployedAsAsked(ctx.report, revisionId)) {
+    await makeDeployRecord(ctx, desired, deployment.id, revisionId);
+  }
+}
+
+function deployedAsAsked(report: CommandReport, revisionId: string): boolean {
+  return (
+    report.outcome === 'success' &&
+    report.revision?.id === revisionId &&
+    report.revision.status === 'DEPLOYED' &&
+    report.smokeTest?.result !== 'failed' &&
+    report.rollback === undefined
+  );
 }
 
 /** What a write made: the deployment, and the revision of this run to follow. */
@@ -404,11 +423,20 @@ async function decideWhetherToSkip(
   plan: DeployPlan,
   existing: Deployment,
 ): Promise<Extract<SkipDecision, { kind: 'deploy' | 'skip' }>> {
+  const { log } = ctx;
   let input: SkipInput = { desired, plan, existing, workflow: ctx.workflow ?? {} };
-  // Each read is asked for at most once: the active revision, then the revisions list.
-  for (let round = 0; round < 3; round++) {
+  // Each read is asked for at most once: the active revision, the revisions list, the record.
+  for (let round = 0; round < 4; round++) {
     const decision = decideSkip(input);
     if (decision.kind === 'deploy' || decision.kind === 'skip') return decision;
+    if (decision.kind === 'read-record') {
+      if (input.record !== undefined) break;
+      const record = await log.group('Looking for the deploy record', () =>
+        readRecordEvidence(ctx, desired, existing),
+      );
+      input = { ...input, record };
+      continue;
+    }
     try {
       if (decision.kind === 'read-active') {
         if (input.activeRevision !== undefined) break;
@@ -440,8 +468,14 @@ async function skip(
   decision: Extract<SkipDecision, { kind: 'skip' }>,
 ): Promise<void> {
   const { report, log, settings } = ctx;
-  const { revision } = decision;
+  const { revision, proof } = decision;
   recordRevision(report, revision);
+  if (proof !== undefined) {
+    report.skipProof = {
+      ...(proof.record.runUrl === undefined ? {} : { runUrl: proof.record.runUrl }),
+      ...(proof.where === undefined ? {} : { where: proof.where }),
+    };
+  }
   log.info(`Skipped (skip-unchanged): ${decision.reason}`);
   if (settings.dryRun) {
     report.outcome = 'planned';
@@ -452,6 +486,9 @@ async function skip(
       name: existing.name,
       revision_id: revision.id,
       reason: decision.reason,
+      ...(proof === undefined
+        ? {}
+        : { proven_by: proof.record.runUrl ?? proof.where ?? 'a deploy record' }),
     };
     report.headline = `Dry run: would skip deployment ${existing.name}: revision ${revision.id} already runs this`;
     return;

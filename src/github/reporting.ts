@@ -4,9 +4,12 @@
  * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
+
+import { inlineCode, isLinkableUrl, link } from '../report/markdown.ts';
 import type { CommandReport } from '../report/types.ts';
 import type { CommandName } from '../settings/definitions.ts';
 import type { GitHubReportingSettings } from '../settings/inputs.ts';
+import { recordCheckName, writeRecord } from './check-run-record.ts';
 import { publishPrComment } from './comment.ts';
 import type { GitHubContext } from './context.ts';
 import {
@@ -105,6 +108,7 @@ export class GitHubReporting {
    */
   async finish(report: CommandReport): Promise<void> {
     await this.#finishDeployment(report);
+    await this.#storeDeployRecord(report);
     if (!COMMENTED_COMMANDS.includes(report.command) || report.outcome === 'planned') return;
     const deploymentName = report.deployment?.name;
     if (!deploymentName) return;
@@ -119,6 +123,41 @@ export class GitHubReporting {
     });
     if (result.status !== 'skipped') {
       this.#log.info(`PR comment ${result.status}: ${result.url}`);
+    }
+  }
+
+  /**
+   * deploy: the record of a deploy that ended DEPLOYED, as a check run on the deployed commit
+   * (check-run-record.ts). Without it a re-run builds as before: a notice, never a warning.
+   */
+  async #storeDeployRecord(report: CommandReport): Promise<void> {
+    const record = report.deployRecord;
+    const name = report.deployment?.name;
+    const token = this.#settings.token;
+    const { owner, repo, sha, apiUrl } = this.#context;
+    if (record === undefined || !name || !token || !owner || !repo || !sha) return;
+    const url = report.deployment?.url;
+    const result = await writeRecord({
+      token,
+      apiUrl,
+      owner,
+      repo,
+      sha,
+      deploymentName: name,
+      record,
+      title: `${name}: revision ${record.revisionId} is DEPLOYED`,
+      summary: recordSummary(report, record.revisionId, name),
+      ...(url && isLinkableUrl(url) ? { detailsUrl: url } : {}),
+      log: this.#log,
+    });
+    if (result.ok) {
+      this.#log.info(
+        `Deploy record written (skip-unchanged): check run ${result.url ?? recordCheckName(name)}.`,
+      );
+    } else {
+      this.#log.notice(
+        `${result.why} Without the deploy record, a re-run of this deploy with 'secrets' (or build-command, install-command) builds again.`,
+      );
     }
   }
 
@@ -179,4 +218,16 @@ export class GitHubReporting {
       });
     }
   }
+}
+
+/** The check run's text for people: what was deployed, where, by which run; the record is ids and digests. */
+function recordSummary(report: CommandReport, revisionId: string, name: string): string {
+  const url = report.deployment?.url;
+  const where = url && isLinkableUrl(url) ? ` at ${link(url, url)}` : '';
+  const run = report.runUrl ? ` by ${link('this workflow run', report.runUrl)}` : '';
+  return [
+    `Revision ${inlineCode(revisionId)} of ${inlineCode(name)} is DEPLOYED${where}, deployed${run}.`,
+    '',
+    "This check holds deploy-action's deploy record, which lets an unchanged re-run skip (`skip-unchanged`): the deployment and revision ids and two digests keyed with the API key (HMAC-SHA256). It holds no secret value and no configuration.",
+  ].join('\n');
 }

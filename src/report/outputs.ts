@@ -18,6 +18,7 @@ export function outputsOf(report: CommandReport): Record<string, string> {
   set('active-revision-id', deployment?.activeRevisionId);
   if (report.created !== undefined) set('created', String(report.created));
   if (report.skipped !== undefined) set('skipped', String(report.skipped));
+  set('skip-proven-by', report.skipProof?.runUrl ?? report.skipProof?.where);
   set('repo-commit-sha', revision?.commitSha);
   set('tracing-project', deployment?.tracingProject);
   if (report.plan) set('plan', JSON.stringify(report.plan));

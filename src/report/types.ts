@@ -7,6 +7,7 @@
  */
 
 import type { FieldChange } from '../rules/deploy-plan.ts';
+import type { DeployRecord } from '../rules/deploy-record.ts';
 import type { PruneCandidate } from '../rules/prune-plan.ts';
 import type { CommandName } from '../settings/definitions.ts';
 import type { TimelineEntry } from '../wait/revision.ts';
@@ -211,6 +212,13 @@ export interface CommandReport {
   created?: boolean;
   /** deploy: true when nothing was sent because the active revision already runs it. */
   skipped?: boolean;
+  /** deploy: a skip proven by a deploy record: the run that made it, and where it is shown. */
+  skipProof?: { runUrl?: string; where?: string };
+  /**
+   * deploy: the record of a deploy that ended DEPLOYED (ids and keyed digests, nothing secret),
+   * for GitHub to store after the run.
+   */
+  deployRecord?: DeployRecord;
   rollback?: RollbackReport;
   /** deploy: every attempt, in order, when a redeploy followed (deploy-retries); the last is `revision`. */
   attempts?: DeployAttempt[];

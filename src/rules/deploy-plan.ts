@@ -16,6 +16,7 @@ import {
 } from '../api/schemas.ts';
 import { InputError } from '../settings/input-error.ts';
 import { sameRepository } from '../settings/url.ts';
+import { canonicalJson } from './record-digest.ts';
 
 /** One field a patch changes (or a dry run would). */
 export interface FieldChange {
@@ -389,17 +390,6 @@ function secretChanges(secrets: Secret[], existingNames: string[]): FieldChange[
 /** Deep equality of JSON values, ignoring object key order. */
 export function sameValue(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
-}
-
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value ?? null, (_key, inner: unknown) => {
-    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return inner;
-    return Object.fromEntries(
-      Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
-        a < b ? -1 : a > b ? 1 : 0,
-      ),
-    );
-  });
 }
 
 /** The plan as the `plan` output and the dry-run log show it: secret values hidden. */

@@ -14,9 +14,15 @@
  * So the active revision must be the newest one, and must have been built from this
  * configuration: shown by its own source_config when the server sends one, else by being the
  * first revision of its code (no older revision it could be a redeploy of).
+ *
+ * What no answer shows (secret values the server masks, fields it never echoes, which of two
+ * builds of one commit is active) only the deploy record can prove (deploy-record.ts): it is read
+ * last (`read-record`), and only when nothing else rules the skip out.
  */
 import type { Deployment, Revision } from '../api/schemas.ts';
 import { type DeployPlan, type DesiredDeployment, sameSourceConfigValue } from './deploy-plan.ts';
+import { type DeployRecord, type RecordEvidence, recordSource } from './deploy-record.ts';
+import { sameDigest } from './record-digest.ts';
 import { codeOf, oldestFirst } from './rollback-target.ts';
 
 /** The workflow a run belongs to: its own ref and the commit that ref had (PR head on PRs). */
@@ -39,15 +45,30 @@ export interface SkipInput {
    * server does not list revisions.
    */
   revisions?: readonly Revision[] | null;
+  /** The deploy record, once looked for (see `read-record`). */
+  record?: RecordEvidence;
+}
+
+/** Where a skip proven by a deploy record got its proof. */
+interface SkipProof {
+  record: DeployRecord;
+  where?: string;
 }
 
 export type SkipDecision =
-  | { kind: 'deploy'; reason: string }
+  | {
+      kind: 'deploy';
+      reason: string;
+      /** Why the deploy record proved nothing, when one was looked for. */
+      recordFailure?: string;
+    }
   /** Everything known matches: read this revision and decide again with it. */
   | { kind: 'read-active'; revisionId: string }
   /** The active revision does not show what it was built with: read the revisions list. */
   | { kind: 'read-revisions' }
-  | { kind: 'skip'; revision: Revision; reason: string };
+  /** Only the deploy record can prove the rest: look for it and decide again with it. */
+  | { kind: 'read-record' }
+  | { kind: 'skip'; revision: Revision; reason: string; proof?: SkipProof };
 
 /** The source_revision_config fields this version knows; any other one cannot be compared. */
 const KNOWN_REVISION_CONFIG_KEYS = new Set([
@@ -57,28 +78,28 @@ const KNOWN_REVISION_CONFIG_KEYS = new Set([
   'repo_commit_sha',
 ]);
 
-const deploy = (reason: string): SkipDecision => ({ kind: 'deploy', reason });
+/** `quiet`: the record was out of reach by the workflow's own choice (no token): no notice. */
+const deploy = (reason: string, recordFailure?: string, quiet = false): SkipDecision => ({
+  kind: 'deploy',
+  reason:
+    recordFailure === undefined
+      ? reason
+      : `${reason}; and no deploy record proves it: ${recordFailure}`,
+  ...(recordFailure === undefined || quiet ? {} : { recordFailure }),
+});
 
 export function decideSkip(input: SkipInput): SkipDecision {
   const { desired, plan, existing, activeRevision } = input;
   if (existing === undefined || plan.action !== 'patch') {
     return deploy('the deployment does not exist yet');
   }
-  if (desired.secrets.length > 0) {
+  // What the server shows and differs is a change: no record can prove it away.
+  const shownDifferences = Object.keys(plan.body.source_config ?? {})
+    .map((key) => `source_config.${key}`)
+    .filter((field) => !plan.unverified.includes(field));
+  if (shownDifferences.length > 0) {
     return deploy(
-      "the 'secrets' input is set, and secret values cannot be compared with the deployment's (the server never returns them)",
-    );
-  }
-  if (plan.unverified.length > 0) {
-    // Sameness cannot be proven for a field the server never shows: build.
-    return deploy(
-      `${plan.unverified.join(', ')} ${plan.unverified.length === 1 ? 'is' : 'are'} set, and the control plane does not echo ${plan.unverified.length === 1 ? 'it' : 'them'}, so whether the deployment already has ${plan.unverified.length === 1 ? 'it' : 'them'} cannot be proven`,
-    );
-  }
-  if (plan.body.source_config !== undefined) {
-    const fields = Object.keys(plan.body.source_config).map((key) => `source_config.${key}`);
-    return deploy(
-      `${fields.join(', ')} differ${fields.length === 1 ? 's' : ''} from the deployment's`,
+      `${shownDifferences.join(', ')} differ${shownDifferences.length === 1 ? 's' : ''} from the deployment's`,
     );
   }
   if (existing.status !== 'READY') {
@@ -99,6 +120,15 @@ export function decideSkip(input: SkipInput): SkipDecision {
     'deployment',
   );
   if (fromDeployment !== undefined) return deploy(fromDeployment);
+  // What no answer shows (secret values the server masks, fields it never echoes) only the
+  // deploy record can prove: it is looked for first, so that a run without one reads no more.
+  const unprovable = unprovableByAnswers(desired, plan);
+  if (unprovable !== undefined) {
+    if (input.record === undefined) return { kind: 'read-record' };
+    if (input.record.kind === 'unavailable') {
+      return deploy(unprovable, input.record.why, input.record.quiet);
+    }
+  }
 
   if (activeRevision === undefined) return { kind: 'read-active', revisionId: activeId };
   if (activeRevision.id !== activeId) {
@@ -128,12 +158,127 @@ export function decideSkip(input: SkipInput): SkipDecision {
         );
       }
     }
+  }
+
+  // Without the record's proof, deploy, as before the record existed.
+  if (unprovable !== undefined) {
+    const proof = recordProof(input, activeRevision);
+    if (proof.proven) return skipProvenBy(input, activeRevision, proof.by);
+    return deploy(unprovable, proof.why);
+  }
+  if (builtWith != null) {
     return { kind: 'skip', revision: activeRevision, reason: sameAsReason(input, activeRevision) };
   }
   const notFirst = redeployedFrom(activeRevision, input.revisions);
   if (notFirst === 'read') return { kind: 'read-revisions' };
-  if (notFirst !== undefined) return deploy(notFirst);
-  return { kind: 'skip', revision: activeRevision, reason: sameAsReason(input, activeRevision) };
+  if (notFirst === undefined) {
+    return { kind: 'skip', revision: activeRevision, reason: sameAsReason(input, activeRevision) };
+  }
+  // The revisions list cannot tell a commit built twice from a redeploy: a record can.
+  if (input.record === undefined) return { kind: 'read-record' };
+  const proof = recordProof(input, activeRevision);
+  if (proof.proven) return skipProvenBy(input, activeRevision, proof.by);
+  return deploy(notFirst, proof.why, input.record.kind === 'unavailable' && input.record.quiet);
+}
+
+/** Why answers alone cannot prove this run the same (secrets, unechoed fields), or undefined. */
+function unprovableByAnswers(desired: DesiredDeployment, plan: DeployPlan): string | undefined {
+  const reasons: string[] = [];
+  if (desired.secrets.length > 0) {
+    reasons.push(
+      "the 'secrets' input is set, and whether the active revision was deployed with these values cannot be proven from the control plane's answers",
+    );
+  }
+  if (plan.action === 'patch' && plan.unverified.length > 0) {
+    const one = plan.unverified.length === 1;
+    reasons.push(
+      `${plan.unverified.join(', ')} ${one ? 'is' : 'are'} set, and the control plane does not echo ${one ? 'it' : 'them'}, so whether the deployment already has ${one ? 'it' : 'them'} cannot be proven`,
+    );
+  }
+  return reasons.length === 0 ? undefined : reasons.join('; ');
+}
+
+/**
+ * Whether the deploy record proves that the active revision is this run's desired state: all of
+ * a record for this deployment naming the active revision, made for this desired state (commit,
+ * inputs, secret values), every secret of the inputs shown by the server with the input's value,
+ * and what the server shows now the same as when the record was made.
+ */
+function recordProof(
+  input: SkipInput,
+  active: Revision,
+): { proven: true; by: SkipProof } | { proven: false; why: string } {
+  const evidence = input.record;
+  if (evidence === undefined || evidence.kind === 'unavailable') {
+    return { proven: false, why: evidence?.why ?? 'it was not looked for' };
+  }
+  const { record } = evidence;
+  const from = `the deploy record of ${recordSource(record)}`;
+  if (record.deploymentId !== input.existing?.id) {
+    return { proven: false, why: `${from} is for deployment ${record.deploymentId}` };
+  }
+  const secrets = secretsShownDiffer(input.desired.secrets, evidence.secretsNow);
+  if (secrets !== undefined) return { proven: false, why: secrets };
+  if (!sameDigest(record.desired, evidence.desiredNow)) {
+    return {
+      proven: false,
+      why: `${from} was made for another desired state (the commit or image, an input, or a secret value differs from this run's)`,
+    };
+  }
+  if (record.revisionId !== active.id) {
+    return {
+      proven: false,
+      why: `${from} names revision ${record.revisionId}, but revision ${active.id} is active (a rollback, a redeploy, or a deploy by someone else since)`,
+    };
+  }
+  if (!sameDigest(record.shown, evidence.shownNow)) {
+    return {
+      proven: false,
+      why: `the configuration or secret values the control plane shows changed since ${from} was made (a change made outside this workflow)`,
+    };
+  }
+  return {
+    proven: true,
+    by: { record, ...(evidence.where === undefined ? {} : { where: evidence.where }) },
+  };
+}
+
+/**
+ * Secrets of the inputs whose value the server does not show as the input's: values are compared
+ * in memory and never told, only names. A server that answers placeholders differs here too.
+ */
+function secretsShownDiffer(
+  wanted: readonly { name: string; value: string }[],
+  shown: readonly { name: string; value?: string | null | undefined }[],
+): string | undefined {
+  const byName = new Map(shown.map((secret) => [secret.name, secret.value]));
+  const missing = wanted.filter((secret) => !byName.has(secret.name)).map((s) => s.name);
+  if (missing.length > 0) {
+    return `the deployment has no secret ${missing.join(', ')}`;
+  }
+  const unshown = wanted.filter((secret) => typeof byName.get(secret.name) !== 'string');
+  if (unshown.length > 0) {
+    return `the control plane does not show the value of secret ${unshown.map((s) => s.name).join(', ')}, so it cannot be compared`;
+  }
+  const other = wanted.filter((secret) => byName.get(secret.name) !== secret.value);
+  if (other.length > 0) {
+    return `the control plane shows another value for secret ${other.map((s) => s.name).join(', ')} than the input's (a rotated secret, or a placeholder the server shows instead of values)`;
+  }
+  return undefined;
+}
+
+function skipProvenBy(input: SkipInput, revision: Revision, proof: SkipProof): SkipDecision {
+  const config = revision.source_revision_config ?? {};
+  const what =
+    input.desired.source === 'hosted_repo'
+      ? `commit ${config.repo_commit_sha ?? ''} of ${config.repo_ref ?? ''}`
+      : `image ${config.image_uri ?? ''}`;
+  return {
+    kind: 'skip',
+    revision,
+    proof,
+    reason: `Active revision ${revision.id} already runs ${what}, and the deploy record of ${recordSource(proof.record)} proves it was deployed from this run's inputs and secret values (a keyed digest), with the configuration and secret values the control plane shows unchanged since: nothing was sent and nothing was rebuilt. Set 'skip-unchanged: false' to rebuild anyway.`,
+  };
 }
 
 /**

@@ -266,7 +266,7 @@ export const INPUTS = {
   },
   'skip-unchanged': {
     description:
-      "deploy: when the active revision already runs exactly what this run would deploy (same commit of the workflow's own ref, or same pinned image; same source_config; no secrets input), send nothing, wait for nothing and set the outputs from it.",
+      "deploy: when the active revision already runs exactly what this run would deploy (same commit of the workflow's own ref, or same pinned image; same source_config), send nothing, wait for nothing and set the outputs from it. secrets, build-command and install-command are proven the same by the deploy record a finished deploy leaves on the commit (needs checks: write; see docs/skip-unchanged.md).",
     commands: ['deploy'],
     default: true,
   },
@@ -357,6 +357,11 @@ export const OUTPUTS = {
   skipped: {
     description:
       'deploy: true when nothing was sent because the active revision already runs what this run would deploy (skip-unchanged), else false.',
+    commands: ['deploy'],
+  },
+  'skip-proven-by': {
+    description:
+      'deploy: when a skip was proven by a deploy record (a re-run with secrets, build-command or install-command, or a commit built twice), the URL of the workflow run that made the record.',
     commands: ['deploy'],
   },
   'repo-commit-sha': {

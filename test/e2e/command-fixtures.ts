@@ -50,7 +50,8 @@ export function commandInputs(
   };
 }
 
-async function callApi<T>(
+/** A request to the emulator's API as another client would make it (the UI, a script). */
+export async function callEmulatorApi<T>(
   emulator: Emulator,
   method: string,
   path: string,
@@ -67,7 +68,7 @@ async function callApi<T>(
 
 /** Creates a hosted_repo deployment with its first revision built from `repoRef`. */
 export function seedDeployment(emulator: Emulator, name = 'agent', repoRef = 'main') {
-  return callApi<Deployment>(emulator, 'POST', '/v2/deployments', {
+  return callEmulatorApi<Deployment>(emulator, 'POST', '/v2/deployments', {
     name,
     source: 'hosted_repo',
     source_config: { repo_url: 'https://github.com/acme/agent' },
@@ -78,7 +79,7 @@ export function seedDeployment(emulator: Emulator, name = 'agent', repoRef = 'ma
 
 /** A PATCH that builds a new revision from `repoRef`; answers the deployment. */
 export function seedRevision(emulator: Emulator, deploymentId: string, repoRef: string) {
-  return callApi<Deployment>(emulator, 'PATCH', `/v2/deployments/${deploymentId}`, {
+  return callEmulatorApi<Deployment>(emulator, 'PATCH', `/v2/deployments/${deploymentId}`, {
     source_revision_config: { repo_ref: repoRef },
   });
 }

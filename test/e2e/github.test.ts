@@ -155,9 +155,13 @@ describe('GitHub reporting on a pull request', () => {
 
     expect(run.exitCode).toBe(0);
     expect(github.deployments()).toEqual([own]);
+    // The PR comment, and the deploy record (a check run, not a deployment).
     expect(
       github.requests.filter((request) => request.method === 'POST').map((r) => r.path),
-    ).toEqual([expect.stringMatching(/\/issues\/12\/comments$/)]);
+    ).toEqual([
+      expect.stringMatching(/\/check-runs$/),
+      expect.stringMatching(/\/issues\/12\/comments$/),
+    ]);
     expect(run.stdout).toMatch(/GitHub already records this deployment \(deployment \d+\)/);
   });
 
@@ -273,13 +277,33 @@ describe('GitHub reporting on a pull request', () => {
     expectNothingLeaked(run);
   });
 
-  it('makes no GitHub request with pr-comment off and no environment', async () => {
+  it('makes no GitHub request with pr-comment off, no environment and skip-unchanged off', async () => {
+    const run = await runAction({
+      inputs: previewInputs({
+        'pr-comment': 'false',
+        'github-environment': '',
+        'skip-unchanged': 'false',
+      }),
+      env: await pullRequestEnv(),
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(github.requests).toEqual([]);
+  });
+
+  it('with pr-comment off and no environment, writes only the deploy record', async () => {
     const run = await runAction({
       inputs: previewInputs({ 'pr-comment': 'false', 'github-environment': '' }),
       env: await pullRequestEnv(),
     });
 
     expect(run.exitCode).toBe(0);
-    expect(github.requests).toEqual([]);
+    expect(github.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /repos/acme/agent/check-runs',
+    ]);
+    expect(github.checkRuns()[0]).toMatchObject({
+      name: `deploy-action: agent-pr-${PR_NUMBER}`,
+      head_sha: HEAD_SHA,
+    });
   });
 });

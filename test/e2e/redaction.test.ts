@@ -414,7 +414,7 @@ describe('a secret set in the UI, which the server answers in plain text', () =>
     const hiding = await startEmulator({
       apiKey: API_KEY,
       stepMs: 10,
-      secretValuesInAnswers: 'placeholder',
+      secretsInAnswers: 'placeholders',
     });
     try {
       const run = await runAction({ inputs: inputs({ 'api-url': hiding.url }) });

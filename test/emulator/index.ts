@@ -172,7 +172,7 @@ class RunningEmulator implements Emulator {
         redeploysInPlace: options.redeploysInPlace ?? false,
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
-        secretValuesInAnswers: options.secretValuesInAnswers ?? 'plain',
+        secretsInAnswers: options.secretsInAnswers ?? 'values',
         revisionsListedAfterMs: options.revisionsListedAfterMs ?? 0,
         containerTier: options.containerTier,
         answersDeploymentType: options.answersDeploymentType ?? true,

@@ -86,8 +86,8 @@ export interface StoreSettings {
   revisionsShowSourceConfig?: boolean;
   /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
   echoesCommands?: boolean;
-  /** How answers show secret values (EmulatorOptions.secretValuesInAnswers). */
-  secretValuesInAnswers?: 'plain' | 'placeholder';
+  /** How answers show secrets (EmulatorOptions.secretsInAnswers). */
+  secretsInAnswers?: 'names' | 'values' | 'placeholders';
   /** How long a new revision stays out of the revisions list (EmulatorOptions). */
   revisionsListedAfterMs?: number;
   /** The tier answered for container deployments (EmulatorOptions.containerTier). */
@@ -143,14 +143,14 @@ export class DeploymentStore {
     return this.settings.revisionsShowSourceConfig === true;
   }
 
+  /** How answers show secrets: real values (the default, as production), names, or placeholders. */
+  get secretsInAnswers(): 'names' | 'values' | 'placeholders' {
+    return this.settings.secretsInAnswers ?? 'values';
+  }
+
   /** Whether answers carry install_command and build_command. */
   get echoesCommands(): boolean {
     return this.settings.echoesCommands === true;
-  }
-
-  /** Whether answers carry secret values in plain text (the default) or placeholders. */
-  get secretValuesInAnswers(): 'plain' | 'placeholder' {
-    return this.settings.secretValuesInAnswers ?? 'plain';
   }
 
   /**

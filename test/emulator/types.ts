@@ -69,12 +69,13 @@ export interface EmulatorOptions {
    */
   echoesCommands?: boolean;
   /**
-   * How a deployment answer (GET, list, create, PATCH, redeploy) shows its `secrets`:
-   * 'plain' (default), `[{name, value}]` with the real values, as the production service does
-   * (known-behaviour.md), secrets set in the UI included; 'placeholder', the value of each is
-   * stars, as a server may that hides them.
+   * How a deployment answer (GET, list, create, PATCH, redeploy) shows its secrets. 'values'
+   * (default): `{name, value}` with the real values, as the production service does
+   * (known-behaviour.md), secrets set in the UI included. 'names': `{name}` only, as a server
+   * that never returns them. 'placeholders': `{name, value: '********'}`, as a server that
+   * masks them.
    */
-  secretValuesInAnswers?: 'plain' | 'placeholder';
+  secretsInAnswers?: 'names' | 'values' | 'placeholders';
   /**
    * Default true: answers carry `source_config.deployment_type`. false: it is left out of every
    * answer, as a server may (issue #26: "deployment_type may be missing from an answer"); the

@@ -8,7 +8,6 @@ import {
   RESOURCE_SPEC_DEFAULT_LIMITS,
   type ResourceSpec,
   type Revision,
-  type Secret,
   type SourceConfig,
 } from './api-shapes.ts';
 import { isoAt } from './clock.ts';
@@ -20,19 +19,19 @@ const IMAGE_VERSION = '0.4.0';
 /** The workspace of a key that is not organization-scoped. */
 const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-000000000000';
 
-/** Stars in place of a value, for a server that hides them (EmulatorOptions). */
-const SECRET_PLACEHOLDER = '********';
-
 /**
- * A deployment's secrets as answers show them: `{name, value}` with the values in plain text,
- * as the production service does (known-behaviour.md), or placeholders.
+ * A deployment's secrets as answered (EmulatorOptions.secretsInAnswers): the real values by
+ * default, as the production service answers (known-behaviour.md); names only; or placeholders.
  */
-function secretsAnswer(store: DeploymentStore, deployment: StoredDeployment): Secret[] {
-  const placeholder = store.secretValuesInAnswers === 'placeholder';
-  return deployment.secrets.map(({ name, value }) => ({
-    name,
-    value: placeholder ? SECRET_PLACEHOLDER : value,
-  }));
+function secretsAnswer(
+  deployment: StoredDeployment,
+  shown: 'names' | 'values' | 'placeholders',
+): { name: string; value?: string }[] {
+  return deployment.secrets.map((secret) => {
+    if (shown === 'values') return { name: secret.name, value: secret.value };
+    if (shown === 'placeholders') return { name: secret.name, value: '********' };
+    return { name: secret.name };
+  });
 }
 
 /** A deployment is reconciled remotely when a listener (a self-hosted agent) runs it. */
@@ -115,7 +114,7 @@ export function deploymentView(
     ),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
     source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },
-    secrets: secretsAnswer(store, deployment),
+    secrets: secretsAnswer(deployment, store.secretsInAnswers),
     created_at: isoAt(deployment.createdAt),
     updated_at: isoAt(deployment.updatedAt),
     status: store.deploymentStatus(deployment),

@@ -42,8 +42,8 @@ function recordingLog(): Logger & { lines: string[] } {
   return {
     lines,
     info: (message) => lines.push(message),
-    notice: (message) => lines.push(`notice: ${message}`),
     warning: (message) => lines.push(`warning: ${message}`),
+    notice: (message) => lines.push(`notice: ${message}`),
     debug: () => {},
     excerpt: (text, max) => (text.length > max ? `${text.slice(0, max)}…` : text),
     group: async (title, body) => {

@@ -201,7 +201,7 @@ describe('create', () => {
   });
 
   it('answers placeholders for secret values when told to', async () => {
-    const hiding = await startEmulator({ secretValuesInAnswers: 'placeholder' });
+    const hiding = await startEmulator({ secretsInAnswers: 'placeholders' });
     try {
       const response = await fetch(`${hiding.url}/v2/deployments`, {
         method: 'POST',

@@ -87,8 +87,8 @@ function contextFor(
     signal: new AbortController().signal,
     log: {
       info: () => {},
-      notice: () => {},
       warning: () => {},
+      notice: () => {},
       debug: () => {},
       group: (_title, body) => body(),
       excerpt: (text) => text,

@@ -1,7 +1,7 @@
 /**
  * A stand-in for the few GitHub REST endpoints the reporters use, on 127.0.0.1, so integration
- * tests drive the real Octokit client over real HTTP. It keeps issue comments and deployments in
- * memory, records every request, and can be told to fail the next matching requests the ways
+ * tests drive the real Octokit client over real HTTP. It keeps issue comments, deployments and
+ * check runs (created, and listed for a commit by name, newest first, as GitHub does) in memory, records every request, and can be told to fail the next matching requests the ways
  * GitHub does: primary and secondary rate limits with GitHub's own headers (x-ratelimit-limit,
  * -remaining, -reset, -used, -resource, retry-after), missing permission, 404, 500, 502, a JSON
  * 503 and the HTML 503 page GitHub's front end serves, and a dropped connection.
@@ -49,6 +49,20 @@ export interface FakeDeployment {
   statuses: FakeDeploymentStatus[];
 }
 
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  external_id: string | null;
+  details_url: string | null;
+  html_url: string;
+  started_at: string;
+  completed_at: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+}
+
 export type FailureKind =
   /** 403, x-ratelimit-remaining 0, x-ratelimit-reset `resetInSeconds` from now (default 3600). */
   | 'rate-limit'
@@ -86,6 +100,12 @@ export interface GitHubDouble {
   requests: RecordedRequest[];
   comments(issueNumber: number): FakeComment[];
   deployments(): FakeDeployment[];
+  /** Every check run, oldest first. */
+  checkRuns(): FakeCheckRun[];
+  /** A check run made by someone else (another app, another workflow), completed now. */
+  seedCheckRun(fields: Partial<FakeCheckRun> & { name: string; head_sha: string }): FakeCheckRun;
+  /** Everything GitHub would store and show: comment bodies, deployments, check runs. */
+  storedText(): string;
   seedComment(
     issueNumber: number,
     body: string,
@@ -129,12 +149,26 @@ interface Reply {
   reset?: boolean;
 }
 
+/** Doubles not yet closed, or closed since the last `takeStartedDoubles` (for the leak scan). */
+const startedDoubles = new Map<GitHubDouble, { closed: boolean }>();
+
+/**
+ * Every double still open, and those closed since the last call (their state stays readable):
+ * the leak scan reads what they stored after each test.
+ */
+export function takeStartedDoubles(): GitHubDouble[] {
+  const doubles = [...startedDoubles.keys()];
+  for (const [double, { closed }] of startedDoubles) if (closed) startedDoubles.delete(double);
+  return doubles;
+}
+
 export async function startGitHubDouble(): Promise<GitHubDouble> {
   const state = {
     nextId: 1000,
     comments: new Map<number, FakeComment[]>(),
     deployments: [] as FakeDeployment[],
     pullRequests: new Map<number, 'open' | 'closed'>(),
+    checkRuns: [] as FakeCheckRun[],
   };
   const scripted: (ScriptedFailure & { remaining: number })[] = [];
   const requests: RecordedRequest[] = [];
@@ -171,6 +205,27 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     return deployment;
   };
 
+  const addCheckRun = (
+    fields: Partial<FakeCheckRun> & { name: string; head_sha: string },
+  ): FakeCheckRun => {
+    const id = newId();
+    const completed = (fields.status ?? 'completed') === 'completed';
+    const checkRun: FakeCheckRun = {
+      id,
+      status: 'completed',
+      conclusion: completed ? 'success' : null,
+      external_id: null,
+      details_url: null,
+      html_url: `https://github.test/acme/agent/runs/${id}`,
+      started_at: timestamp(id),
+      completed_at: completed ? timestamp(id) : null,
+      ...fields,
+      output: { title: null, summary: null, text: null, ...fields.output },
+    };
+    state.checkRuns.push(checkRun);
+    return checkRun;
+  };
+
   const listComments: Route = ({ segments, query }) => {
     const all = commentsOf(Number(segments[4]));
     const perPage = Math.min(Number(query.per_page ?? 30), 100);
@@ -199,6 +254,61 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
   };
 
   const routes: { method: string; pattern: RegExp; route: Route }[] = [
+    {
+      method: 'POST',
+      pattern: /^repos\/[^/]+\/[^/]+\/check-runs$/,
+      route: ({ body }) => {
+        if (typeof body.name !== 'string' || typeof body.head_sha !== 'string') {
+          return { status: 422, body: { message: 'Invalid request.', errors: ['name, head_sha'] } };
+        }
+        const output = isRecord(body.output) ? body.output : {};
+        const text = (value: unknown) => (typeof value === 'string' ? value : null);
+        // GitHub refuses an output longer than 65,535 characters per field.
+        for (const field of ['title', 'summary', 'text'] as const) {
+          if ((text(output[field]) ?? '').length > 65_535) {
+            return { status: 422, body: { message: `output.${field} is too long` } };
+          }
+        }
+        return {
+          status: 201,
+          body: addCheckRun({
+            name: body.name,
+            head_sha: body.head_sha,
+            status: text(body.status) ?? 'queued',
+            conclusion: text(body.conclusion),
+            external_id: text(body.external_id),
+            details_url: text(body.details_url),
+            output: {
+              title: text(output.title),
+              summary: text(output.summary),
+              text: text(output.text),
+            },
+          }),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^repos\/[^/]+\/[^/]+\/commits\/[^/]+\/check-runs$/,
+      route: ({ segments, query }) => {
+        const ref = segments[4];
+        const perPage = Math.min(Number(query.per_page ?? 30), 100);
+        let matching = state.checkRuns
+          .filter((run) => run.head_sha === ref)
+          .filter((run) => query.check_name === undefined || run.name === query.check_name)
+          .toReversed(); // newest first, like GitHub
+        if (query.filter !== 'all') {
+          // 'latest' (the default): the newest check run of each name only.
+          matching = matching.filter(
+            (run, index) => matching.findIndex((other) => other.name === run.name) === index,
+          );
+        }
+        return {
+          status: 200,
+          body: { total_count: matching.length, check_runs: matching.slice(0, perPage) },
+        };
+      },
+    },
     { method: 'GET', pattern: /^repos\/[^/]+\/[^/]+\/pulls$/, route: listPullRequests },
     { method: 'GET', pattern: /^repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/, route: listComments },
     {
@@ -365,12 +475,20 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
+  const double: GitHubDouble = {
     url: baseUrl,
     requests,
     comments: (issueNumber) => commentsOf(issueNumber).map((c) => ({ ...c })),
     deployments: () =>
       state.deployments.map((d) => ({ ...d, statuses: d.statuses.map((s) => ({ ...s })) })),
+    checkRuns: () => state.checkRuns.map((run) => structuredClone(run)),
+    seedCheckRun: (fields) => addCheckRun(fields),
+    storedText: () =>
+      JSON.stringify({
+        comments: [...state.comments.values()],
+        deployments: state.deployments,
+        checkRuns: state.checkRuns,
+      }),
     seedComment: (issueNumber, body, user = BOT) => addComment(issueNumber, body, user),
     seedPullRequest: (number, pullState) => {
       state.pullRequests.set(number, pullState);
@@ -393,10 +511,14 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     fail: (failure) => scripted.push({ ...failure, remaining: failure.times ?? 1 }),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        const entry = startedDoubles.get(double);
+        if (entry) entry.closed = true;
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+  startedDoubles.set(double, { closed: false });
+  return double;
 }
 
 /** GitHub's rate-limit headers, sent on every answer. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment, Revision } from '../../src/api/schemas.ts';
 import { type DesiredDeployment, planDeploy } from '../../src/rules/deploy-plan.ts';
+import type { RecordEvidence } from '../../src/rules/deploy-record.ts';
 import { decideSkip, isMovingTag, type SkipInput } from '../../src/rules/skip.ts';
 
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
@@ -63,6 +64,7 @@ function input(
     existing?: Deployment | undefined;
     workflow?: SkipInput['workflow'];
     revision?: Revision;
+    record?: RecordEvidence;
   } = {},
 ): SkipInput {
   const desired = options.desired ?? hostedDesired();
@@ -73,8 +75,12 @@ function input(
     existing,
     workflow: options.workflow ?? { ref: 'main', commit: SHA },
     ...(options.revision ? { activeRevision: options.revision } : {}),
+    ...(options.record ? { record: options.record } : {}),
   };
 }
+
+/** No deploy record could be read (no token, say). */
+const NO_RECORD: RecordEvidence = { kind: 'unavailable', why: "'github-token' is empty" };
 
 /** The decision once the active revision was read (as deploy.ts does on `read-active`). */
 function decideWithRevision(options: Parameters<typeof input>[0] = {}) {
@@ -141,9 +147,34 @@ describe('decideSkip', () => {
     expect(reasonOf(decideSkip(input({ existing: undefined })))).toContain('does not exist');
   });
 
-  it('deploys when secrets are given: their values cannot be compared', () => {
+  it('asks for the deploy record when secrets are given, before reading the active revision', () => {
     const desired = hostedDesired({ secrets: [{ name: 'A', value: 'x' }] });
-    expect(reasonOf(decideSkip(input({ desired })))).toContain("'secrets'");
+    expect(decideSkip(input({ desired }))).toEqual({ kind: 'read-record' });
+    const found: RecordEvidence = {
+      kind: 'found',
+      record: { deploymentId: 'dep-1', revisionId: ACTIVE, desired: 'd', shown: 's' },
+      desiredNow: 'd',
+      shownNow: 's',
+      secretsNow: [{ name: 'A', value: 'x' }],
+    };
+    expect(decideSkip(input({ desired, record: found }))).toEqual({
+      kind: 'read-active',
+      revisionId: ACTIVE,
+    });
+  });
+
+  it('deploys when secrets are given and no deploy record proves them, saying why', () => {
+    const desired = hostedDesired({ secrets: [{ name: 'A', value: 'x' }] });
+    const decision = decideSkip(input({ desired, record: NO_RECORD }));
+    expect(reasonOf(decision)).toContain("'secrets'");
+    expect(decision.kind === 'deploy' && decision.recordFailure).toBe("'github-token' is empty");
+  });
+
+  it('gives no record failure to notice when the record was out of reach by choice (no token)', () => {
+    const desired = hostedDesired({ secrets: [{ name: 'A', value: 'x' }] });
+    const decision = decideSkip(input({ desired, record: { ...NO_RECORD, quiet: true } }));
+    expect(reasonOf(decision)).toContain("no deploy record proves it: 'github-token' is empty");
+    expect(decision.kind === 'deploy' && decision.recordFailure).toBeUndefined();
   });
 
   it('deploys when the resource spec differs, naming the field', () => {
@@ -153,9 +184,19 @@ describe('decideSkip', () => {
     expect(reasonOf(decideSkip(input({ desired })))).toContain('source_config.resource_spec');
   });
 
-  it('deploys when another source_config field differs', () => {
+  it('deploys when a field the server never echoes is set and no record proves it', () => {
     const desired = hostedDesired({ sourceConfig: { build_command: 'make' } });
-    expect(reasonOf(decideSkip(input({ desired })))).toContain('source_config.build_command');
+    const decision = decideSkip(input({ desired, revision: activeRevision(), record: NO_RECORD }));
+    expect(reasonOf(decision)).toContain('source_config.build_command');
+  });
+
+  it('deploys when a field the server shows differs, before any read and whatever a record says', () => {
+    const desired = hostedDesired({
+      sourceConfig: { repo_url: 'https://github.com/acme/agent', build_on_push: false },
+    });
+    expect(reasonOf(decideSkip(input({ desired })))).toContain(
+      'source_config.build_on_push differs',
+    );
   });
 
   it('deploys when the workflow is at another commit', () => {
@@ -262,7 +303,9 @@ describe('decideSkip', () => {
     const existing = hostedDeployment({
       source_config: { repo_url: 'https://github.com/acme/agent' },
     });
-    const reason = reasonOf(decideSkip(input({ desired, existing, revision: activeRevision() })));
+    const reason = reasonOf(
+      decideSkip(input({ desired, existing, revision: activeRevision(), record: NO_RECORD })),
+    );
     expect(reason).toMatch(
       /source_config\.build_command is set, and the control plane does not echo it/,
     );
@@ -399,22 +442,27 @@ describe('decideSkip after a rollback or a redeploy', () => {
       listed(MIDDLE, '2026-01-02T00:00:00Z'),
       listed(OLDER, '2026-01-01T00:00:00Z'),
     ];
-    const reason = reasonOf(decideSkip({ ...input({ revision: active }), revisions }));
+    expect(decideSkip({ ...input({ revision: active }), revisions })).toEqual({
+      kind: 'read-record',
+    });
+    const reason = reasonOf(
+      decideSkip({ ...input({ revision: active, record: NO_RECORD }), revisions }),
+    );
     expect(reason).toContain(`runs the same code as the older revision ${MIDDLE}`);
     expect(reason).toContain('redeploy');
   });
 
   it('deploys when a revision newer than the active one is listed', () => {
     const revisions = [listed(MIDDLE, '2026-01-04T00:00:00Z', 'e'.repeat(40)), active];
-    expect(reasonOf(decideSkip({ ...input({ revision: active }), revisions }))).toContain(
-      `revision ${MIDDLE} is newer than the active one`,
-    );
+    expect(
+      reasonOf(decideSkip({ ...input({ revision: active, record: NO_RECORD }), revisions })),
+    ).toContain(`revision ${MIDDLE} is newer than the active one`);
   });
 
   it('deploys when the server lists no revisions: nothing proves how the active one was built', () => {
-    expect(reasonOf(decideSkip({ ...input({ revision: active }), revisions: null }))).toContain(
-      'shows neither',
-    );
+    expect(
+      reasonOf(decideSkip({ ...input({ revision: active, record: NO_RECORD }), revisions: null })),
+    ).toContain('shows neither');
   });
 
   it('deploys when the active revision shows it was built with another source_config', () => {
