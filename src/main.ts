@@ -4,7 +4,7 @@
  */
 import * as core from '@actions/core';
 import { ControlPlaneClient } from './api/client.ts';
-import { ApiError, messageOf } from './api/errors.ts';
+import { ApiError, DeadlineReached, messageOf, RetryAfterBeyondDeadline } from './api/errors.ts';
 import {
   ANSWER_MASK_LIMITS,
   type AnswerSecret,
@@ -18,18 +18,23 @@ import { listener } from './commands/listener.ts';
 import { prune } from './commands/prune.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
-import type { CommandContext, Logger } from './commands/steps/command-context.ts';
+import type { CommandContext, CommandDeadline, Logger } from './commands/steps/command-context.ts';
 import type { GitHubContext } from './github/context.ts';
 import { forkWithoutSecrets, loadGitHubContext } from './github/context.ts';
 import { needsGitHubReporting } from './github/needs-reporting.ts';
 import type { GitHubReporting } from './github/reporting.ts';
-import { type CancellationStory, describeCancellation } from './report/cancellation.ts';
+import {
+  type CancellationStory,
+  describeCancellation,
+  describeDeadline,
+} from './report/cancellation.ts';
 import { logExcerpt, logText } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandReport } from './report/types.ts';
 import { COMMANDS, type CommandName } from './settings/definitions.ts';
+import { formatDuration } from './settings/durations.ts';
 import { InputError, InputErrors } from './settings/input-error.ts';
 import {
   ignoredInputs,
@@ -41,6 +46,7 @@ import { secretValues, unmaskedSecretNames } from './settings/secrets.ts';
 import { defaultRepoRef } from './settings/source-inputs.ts';
 import { loadYaml } from './settings/structured-text.ts';
 import { systemClock } from './wait/clock.ts';
+import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from './wait/poll.ts';
 
 const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
   deploy,
@@ -125,6 +131,9 @@ export async function run(): Promise<void> {
   }
   const client = createClient(settings, secrets, (found) => maskAnswerSecrets(answerMasks, found));
   const cancellation = watchCancellation(report, client, settings.wait);
+  const deadline = DEADLINE_COMMANDS.has(settings.command)
+    ? commandDeadline(client, settings.waitTimeoutMs, report)
+    : undefined;
   let reporting: GitHubReporting | undefined;
   try {
     if (github.runUrl) report.runUrl = github.runUrl;
@@ -137,6 +146,7 @@ export async function run(): Promise<void> {
         client,
         clock,
         signal: cancellation.signal,
+        ...(deadline === undefined ? {} : { deadline }),
         log: coreLogger,
         workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
         mask: maskAlways,
@@ -144,8 +154,11 @@ export async function run(): Promise<void> {
         github,
       },
       cancellation,
+      deadline,
     );
   } finally {
+    // What follows (the GitHub deployment status, the PR comment) has its own bounds.
+    deadline?.release();
     cancellation.stop();
   }
   report.endedAt = clock.now();
@@ -232,6 +245,59 @@ function createClient(
   });
 }
 
+/** The commands that wait for something, and so have one deadline: `wait-timeout`. */
+const DEADLINE_COMMANDS: ReadonlySet<CommandName> = new Set([
+  'deploy',
+  'redeploy',
+  'status',
+  'delete',
+]);
+
+interface DeadlineWatch extends CommandDeadline {
+  /** The deadline in words: "the deadline of wait-timeout 30s". */
+  what: string;
+  /** What the deadline cut off, when it stopped a write in flight. */
+  cutWrite(): Pick<CancellationStory, 'reason' | 'nextStep'> | undefined;
+}
+
+/**
+ * The command's one deadline, `wait-timeout` from now: the client keeps it for every request
+ * until release() (no request starts and no retry is scheduled after it; one in flight is stopped
+ * DEFAULT_WAIT_OVERRUN_MS after it, and a write stopped there is told as one that may have been
+ * made).
+ */
+function commandDeadline(
+  client: ControlPlaneClient,
+  waitTimeoutMs: number,
+  report: CommandReport,
+): DeadlineWatch {
+  const at = clock.now() + waitTimeoutMs;
+  const what = `the deadline of wait-timeout ${formatDuration(waitTimeoutMs)}`;
+  let cut: Pick<CancellationStory, 'reason' | 'nextStep'> | undefined;
+  const timeUp = new TimeUp(clock, at + DEFAULT_WAIT_OVERRUN_MS, () => {
+    cut = describeDeadline({ report, writes: client.writesInFlight(), what });
+    return new DeadlineReached(
+      `The control plane had not answered ${formatDuration(DEFAULT_WAIT_OVERRUN_MS)} after ${what}, so the request in flight was stopped.`,
+    );
+  });
+  client.setBound({ retryDeadline: at, signal: timeUp.signal, what });
+  let released = false;
+  return {
+    at,
+    what,
+    cutWrite: () => cut,
+    get released() {
+      return released;
+    },
+    release: () => {
+      if (released) return;
+      released = true;
+      client.setBound(undefined);
+      timeUp.disarm();
+    },
+  };
+}
+
 interface CancellationWatch {
   /** Aborted when the runner cancels the job. */
   signal: AbortSignal;
@@ -275,8 +341,15 @@ function watchCancellation(
   };
 }
 
-/** Runs the command; whatever it throws becomes the report's failure (or cancellation). */
-async function runCommand(ctx: CommandContext, cancellation: CancellationWatch): Promise<void> {
+/**
+ * Runs the command; whatever it throws becomes the report's failure (or cancellation, or
+ * timeout when the command's deadline stopped it).
+ */
+async function runCommand(
+  ctx: CommandContext,
+  cancellation: CancellationWatch,
+  deadline: DeadlineWatch | undefined,
+): Promise<void> {
   const { report } = ctx;
   try {
     await COMMAND_HANDLERS[ctx.settings.command](ctx);
@@ -286,13 +359,27 @@ async function runCommand(ctx: CommandContext, cancellation: CancellationWatch):
       report.outcome = 'cancelled';
       report.reason = cancelledAt.reason;
       report.nextStep = cancelledAt.nextStep;
+    } else if (error instanceof DeadlineReached || error instanceof RetryAfterBeyondDeadline) {
+      // The command's deadline came first: told as a timeout, never slept past.
+      const cut = deadline?.cutWrite();
+      report.outcome = 'timeout';
+      report.reason = cut ? `${cut.reason} ${error.message}` : error.message;
+      report.nextStep =
+        cut?.nextStep ??
+        `Re-run the job (a slow or rate-limited control plane may answer then), or raise 'wait-timeout'; it bounds the whole command, from the lookup to the end of the wait.`;
     } else {
       report.outcome = 'failure';
       report.reason = messageOf(error);
     }
     if (
       !cancelledAt &&
-      !(error instanceof InputError || error instanceof InputErrors || error instanceof ApiError)
+      !(
+        error instanceof InputError ||
+        error instanceof InputErrors ||
+        error instanceof ApiError ||
+        error instanceof DeadlineReached ||
+        error instanceof RetryAfterBeyondDeadline
+      )
     ) {
       // An unexpected error is a bug of ours: its stack helps a maintainer, with step debug on.
       core.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));

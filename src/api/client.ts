@@ -15,6 +15,7 @@ import {
   type HttpClientOptions,
   type HttpRequest,
   type RateLimits,
+  type RequestBound,
   type WriteInFlight,
 } from './http.ts';
 import { paginate } from './pagination.ts';
@@ -45,9 +46,10 @@ import {
   RevisionListSchema,
   RevisionSchema,
   type RunStreamChunk,
+  readLogEntries,
 } from './schemas.ts';
 
-export type { RateLimits, WriteInFlight } from './http.ts';
+export type { RateLimits, RequestBound, WriteInFlight } from './http.ts';
 
 export type ControlPlaneClientOptions = HttpClientOptions;
 
@@ -98,6 +100,11 @@ export class ControlPlaneClient {
   /** The 429 answers this client has had, and the last Retry-After among them. */
   get rateLimits(): RateLimits {
     return this.#http.rateLimits;
+  }
+
+  /** Bounds every later request by a command's deadline (see HttpClient.setBound). */
+  setBound(bound: RequestBound | undefined): void {
+    this.#http.setBound(bound);
   }
 
   /** The writes sent and not yet answered (see HttpClient.writesInFlight). */
@@ -457,7 +464,8 @@ export class ControlPlaneClient {
     };
     const answer = await this.#http.send(request);
     if (answer.status === 404 || answer.status === 405) return undefined;
-    return this.#http.parse(request, answer, LogPageSchema);
+    const page = this.#http.parse(request, answer, LogPageSchema);
+    return { ...readLogEntries(page.logs), next_offset: page.next_offset };
   }
 
   /**

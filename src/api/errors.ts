@@ -492,6 +492,36 @@ function invalidResponseAdvice(ctx: RequestContext, status: number, kind: BodyPr
   return '';
 }
 /** The message of anything thrown, for logs and reports (never a stack: users get sentences). */
+/**
+ * A command's deadline (`wait-timeout`, http.ts's RequestBound) came before a request could be
+ * made or answered. `unsent`: it was never sent.
+ */
+export class DeadlineReached extends Error {
+  override readonly name = 'DeadlineReached';
+  readonly unsent: boolean;
+  constructor(message: string, unsent = false) {
+    super(message);
+    this.unsent = unsent;
+  }
+}
+
+/**
+ * The server asked (Retry-After) for a wait that ends after the deadline of the request: the
+ * request was not tried again, and whoever waits for it should stop rather than sleep past it.
+ */
+export class RetryAfterBeyondDeadline extends Error {
+  override readonly name = 'RetryAfterBeyondDeadline';
+  readonly failure: ApiError;
+  readonly retryAfterMs: number;
+  constructor(failure: ApiError, retryAfterMs: number, deadline: string) {
+    super(
+      `${failure.message} The control plane asked to wait ${Math.ceil(retryAfterMs / 1000)}s (Retry-After) before another try, beyond ${deadline}: stopped without waiting.`,
+    );
+    this.failure = failure;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

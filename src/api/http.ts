@@ -17,8 +17,10 @@ import { type Clock, systemClock } from '../wait/clock.ts';
 import {
   type ApiError,
   answerFailure,
+  DeadlineReached,
   invalidResponseError,
   type RequestContext,
+  RetryAfterBeyondDeadline,
   type Subject,
   transportFailureError,
 } from './errors.ts';
@@ -189,6 +191,20 @@ function answerSecretsOf(answer: unknown): AnswerSecret[] {
   return found;
 }
 
+/**
+ * A deadline every request of a client keeps while it is set (HttpClient.setBound): one per
+ * command, `wait-timeout` from its start. No request starts after `retryDeadline`, no retry is
+ * scheduled past it, and `signal` stops what is still in flight (at the deadline plus the
+ * documented overrun). A request that brings its own `retryDeadline` and `signal` (a read of a
+ * wait, which bounds itself the same way; the build log stream's short reads) keeps its own.
+ */
+export interface RequestBound {
+  retryDeadline: number;
+  signal: AbortSignal;
+  /** The deadline in the user's words, for messages: "the deadline of wait-timeout 30s". */
+  what: string;
+}
+
 /** The 429 answers of a client so far (a wait slows its schedule when their count grows). */
 export interface RateLimits {
   answers: number;
@@ -213,6 +229,7 @@ export class HttpClient {
   readonly #writesInFlight = new Set<WriteInFlight>();
   #writesSent = 0;
   #rateLimits: RateLimits = { answers: 0 };
+  #bound: RequestBound | undefined;
 
   constructor(options: HttpClientOptions) {
     const base = new URL(options.baseUrl);
@@ -292,6 +309,38 @@ export class HttpClient {
     signal?.throwIfAborted();
   }
 
+  /** Bounds every later request (undefined: none but each request's own). */
+  setBound(bound: RequestBound | undefined): void {
+    this.#bound = bound;
+  }
+
+  /** `req` within the client's bound: the earlier deadline, and the bound's signal too. */
+  #bounded(req: HttpRequest): HttpRequest {
+    const bound = this.#bound;
+    if (bound === undefined) return req;
+    // A caller that bounds itself (a read of a wait, whose final read is AT the deadline; the
+    // build log stream's short reads) keeps its own deadline and signal.
+    if (req.retryDeadline !== undefined && req.signal !== undefined) return req;
+    if (this.#clock.now() >= bound.retryDeadline) {
+      throw new DeadlineReached(
+        `${req.method} ${req.path} was not sent: ${bound.what} had passed.`,
+        true,
+      );
+    }
+    return {
+      ...req,
+      retryDeadline: Math.min(req.retryDeadline ?? bound.retryDeadline, bound.retryDeadline),
+      signal: req.signal ? AbortSignal.any([req.signal, bound.signal]) : bound.signal,
+    };
+  }
+
+  /** The deadline `retryDeadline` stands for, in words. */
+  #deadlineWords(retryDeadline: number): string {
+    return this.#bound !== undefined && retryDeadline >= this.#bound.retryDeadline
+      ? this.#bound.what
+      : "the caller's deadline";
+  }
+
   /** How many writes (anything but GET) this client has sent, answered or not. */
   get writesSent(): number {
     return this.#writesSent;
@@ -316,7 +365,8 @@ export class HttpClient {
    * Other methods are retried only when the server cannot have acted on the request: the
    * connection was never made, or a 429 turned it away.
    */
-  async send(req: HttpRequest): Promise<HttpAnswer> {
+  async send(request: HttpRequest): Promise<HttpAnswer> {
+    const req = this.#bounded(request);
     if (req.method === 'GET' || req.readOnly) return this.#send(req);
     const write: WriteInFlight = { method: req.method, path: req.path, subject: req.subject };
     this.#writesInFlight.add(write);
@@ -366,6 +416,20 @@ export class HttpClient {
               : undefined;
       if (stop !== undefined) {
         this.log(`${shown} → ${result} in ${took}${stop}`, ctx.redactor);
+        const deadline = req.retryDeadline;
+        if (
+          retries &&
+          deadline !== undefined &&
+          error.retryAfterMs !== undefined &&
+          this.#clock.now() + error.retryAfterMs > deadline
+        ) {
+          // The server asked for a wait past the deadline: whoever waits stops, saying so.
+          throw new RetryAfterBeyondDeadline(
+            error,
+            error.retryAfterMs,
+            this.#deadlineWords(deadline),
+          );
+        }
         throw error;
       }
       this.log(

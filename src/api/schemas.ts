@@ -362,25 +362,54 @@ export interface LogsRequest {
   offset?: unknown;
 }
 
-/** One line of a build or deploy log. */
+/**
+ * One line of a build or deploy log. `timestamp` is an ISO string or epoch milliseconds, a number
+ * (known-behaviour.md), or missing.
+ */
 const LogLineSchema = z.lazy(() =>
   z.looseObject({
     id: z.union([z.string(), z.number()]).nullish(),
-    timestamp: receivedString,
+    timestamp: z.union([z.string(), z.number()]).nullish(),
     level: receivedString,
     message: z.string().nullish(),
   }),
 );
 export type LogLine = z.infer<typeof LogLineSchema>;
 
-/** A page of a log: `next_offset` is opaque, passed back as `offset` to read on. */
+/**
+ * A page of a log as it arrives: `next_offset` is opaque, passed back as `offset` to read on.
+ * The entries are checked one by one (readLogEntries): one that cannot be read never costs the
+ * whole page.
+ */
 export const LogPageSchema = z.lazy(() =>
   z.looseObject({
-    logs: z.array(LogLineSchema),
+    logs: z.array(z.unknown()),
     next_offset: z.unknown().optional(),
   }),
 );
-export type LogPage = z.infer<typeof LogPageSchema>;
+
+/** A page of a log: the entries that could be read, and how many could not. */
+export interface LogPage {
+  logs: LogLine[];
+  next_offset?: unknown;
+  /** Entries skipped because they could not be read (not an object, a message not text...). */
+  unreadable: number;
+}
+
+/** The entries of a log page that can be read, in order, and the count of those that cannot. */
+export function readLogEntries(entries: readonly unknown[]): {
+  logs: LogLine[];
+  unreadable: number;
+} {
+  const logs: LogLine[] = [];
+  let unreadable = 0;
+  for (const entry of entries) {
+    const checked = LogLineSchema.safeParse(entry);
+    if (checked.success) logs.push(checked.data);
+    else unreadable += 1;
+  }
+  return { logs, unreadable };
+}
 
 /** ListDeploymentsQuery as sent: bounds from the spec (4.4, section 8). */
 export const ListDeploymentsQuerySchema = z.strictObject({

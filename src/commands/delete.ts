@@ -7,7 +7,7 @@
 import type { Deployment } from '../api/schemas.ts';
 import type { CommandReport } from '../report/types.ts';
 import { formatDuration } from '../settings/durations.ts';
-import type { CommandContext } from './steps/command-context.ts';
+import { type CommandContext, waitTimeoutOf } from './steps/command-context.ts';
 import { DELETE_UNSUPPORTED, pollUntilGone, requestDeletion } from './steps/delete-deployment.ts';
 import { recordDeployment } from './steps/describe.ts';
 import { findDeployment, UnknownDeploymentIdError } from './steps/find-target.ts';
@@ -99,7 +99,8 @@ function recordDeletion(report: CommandReport, status: string): void {
 /** Waits until the deployment is gone, and tells the report how that ended. */
 async function waitUntilGone(ctx: CommandContext, deploymentId: string): Promise<void> {
   const { settings, report } = ctx;
-  const outcome = await pollUntilGone(ctx, deploymentId, settings.waitTimeoutMs, (status) =>
+  // One deadline per command: the wait ends at it.
+  const outcome = await pollUntilGone(ctx, deploymentId, waitTimeoutOf(ctx), (status) =>
     recordDeletion(report, status),
   );
   if (outcome.kind === 'done') {

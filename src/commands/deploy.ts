@@ -199,7 +199,10 @@ async function updateDeployment(
   }
   log.info(`Deployment ${deployment.name} (${deployment.id}) patched.`);
   // The look for a revision listed late is part of the wait: one wait-timeout bounds both.
-  const waitDeadline = ctx.settings.wait ? ctx.clock.now() + ctx.settings.waitTimeoutMs : undefined;
+  // One deadline per command (from its start): the look and the wait end at it.
+  const waitDeadline = ctx.settings.wait
+    ? (ctx.deadline?.at ?? ctx.clock.now() + ctx.settings.waitTimeoutMs)
+    : undefined;
   const found = await findRevisionOfThisRun(
     ctx,
     { ...write, ...(waitDeadline === undefined ? {} : { deadline: waitDeadline }) },
@@ -238,7 +241,8 @@ async function followWithRetries(
   waitDeadline?: number,
 ): Promise<string> {
   const { settings, report, log, clock } = ctx;
-  const deadline = waitDeadline ?? clock.now() + settings.waitTimeoutMs;
+  // One deadline per command: every attempt ends within the command's wait-timeout.
+  const deadline = waitDeadline ?? ctx.deadline?.at ?? clock.now() + settings.waitTimeoutMs;
   const headline = report.headline;
   const attempts: DeployAttempt[] = [];
   let revisionId = firstRevisionId;

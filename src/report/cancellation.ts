@@ -49,13 +49,17 @@ function statusStep(report: Readonly<CommandReport>, fallbackName?: string): str
 }
 
 /** What a write in flight may have done, and the safe way on. */
-function writeStory(write: WriteInFlight, report: Readonly<CommandReport>): CancellationStory {
+function writeStory(
+  write: WriteInFlight,
+  report: Readonly<CommandReport>,
+  event = 'The job was cancelled',
+): CancellationStory {
   const subject = write.subject;
   if (write.method === 'POST' && subject?.kind === 'deployment-name') {
     const name = subject.name;
     return {
       notice: `the create of deployment ${name} was in flight: it may have reached the server`,
-      reason: `The job was cancelled while the create of deployment ${name} was in flight: the create may have reached the server, so deployment ${name} may exist, with its first revision rolling out.`,
+      reason: `${event} while the create of deployment ${name} was in flight: the create may have reached the server, so deployment ${name} may exist, with its first revision rolling out.`,
       nextStep: `Re-run the job to pick it up: it finds deployment ${name} by name and updates it, never creating a second one. ${statusStep(report, name)}.`,
     };
   }
@@ -63,7 +67,7 @@ function writeStory(write: WriteInFlight, report: Readonly<CommandReport>): Canc
     const label = deploymentLabel(report, subject?.kind === 'deployment' ? subject.id : undefined);
     return {
       notice: `the update of ${label} was in flight: it may have reached the server`,
-      reason: `The job was cancelled while the update of ${label} was in flight: the update may have reached the server and started a new revision; what was serving before still serves until a new revision is DEPLOYED.`,
+      reason: `${event} while the update of ${label} was in flight: the update may have reached the server and started a new revision; what was serving before still serves until a new revision is DEPLOYED.`,
       nextStep: `Re-run the job to apply the update and follow its revision (a repeat is safe). ${statusStep(report)}.`,
     };
   }
@@ -71,7 +75,7 @@ function writeStory(write: WriteInFlight, report: Readonly<CommandReport>): Canc
     const label = deploymentLabel(report, subject.deploymentId);
     return {
       notice: `the redeploy of revision ${subject.revisionId} was in flight: it may have reached the server`,
-      reason: `The job was cancelled while the redeploy of revision ${subject.revisionId} of ${label} was in flight: it may have reached the server and started rolling that revision out.`,
+      reason: `${event} while the redeploy of revision ${subject.revisionId} of ${label} was in flight: it may have reached the server and started rolling that revision out.`,
       nextStep: `${statusStep(report)} to see which revision serves, then re-run the job if it still has to.`,
     };
   }
@@ -79,14 +83,14 @@ function writeStory(write: WriteInFlight, report: Readonly<CommandReport>): Canc
     const label = deploymentLabel(report, subject?.kind === 'deployment' ? subject.id : undefined);
     return {
       notice: `the deletion of ${label} was in flight: it may have reached the server`,
-      reason: `The job was cancelled while the deletion of ${label} was in flight: it may have reached the server, and the deployment may be on its way out.`,
+      reason: `${event} while the deletion of ${label} was in flight: it may have reached the server, and the deployment may be on its way out.`,
       nextStep:
         'Re-run the job: a deployment that is already gone counts as deleted (ignore-not-found).',
     };
   }
   return {
     notice: `${write.method} ${write.path} was in flight: it may have reached the server`,
-    reason: `The job was cancelled while ${write.method} ${write.path} was in flight: it may have reached the server.`,
+    reason: `${event} while ${write.method} ${write.path} was in flight: it may have reached the server.`,
     nextStep: 'Re-run the job.',
   };
 }
@@ -129,5 +133,25 @@ export function describeCancellation({
     notice: 'stopping; nothing has been changed on the server',
     reason: 'The job was cancelled before anything was changed on the server.',
     nextStep: 'Re-run the job when you are ready.',
+  };
+}
+
+/**
+ * A command's deadline (`what`: "the deadline of wait-timeout 30s") that cut a write off: the
+ * write may have been made. Undefined when no write was in flight.
+ */
+export function describeDeadline({
+  report,
+  writes,
+  what,
+}: Pick<CancellationMoment, 'report' | 'writes'> & { what: string }):
+  | Pick<CancellationStory, 'reason' | 'nextStep'>
+  | undefined {
+  const write = writes.at(-1);
+  if (write === undefined) return undefined;
+  const story = writeStory(write, report, `${what.charAt(0).toUpperCase()}${what.slice(1)} passed`);
+  return {
+    reason: `${story.reason} The write may have been made: its answer was cut off at the deadline.`,
+    nextStep: story.nextStep,
   };
 }

@@ -3,13 +3,12 @@
  * retried; the deployment a command acts on; whether to wait for DEPLOYED and how often to look.
  */
 import { DEFAULT_MAX_RETRIES } from '../api/retry-policy.ts';
-import type { PollInterval } from '../wait/poll-schedule.ts';
-import { AUTO_UNIT_MS } from '../wait/poll-schedule.ts';
+import { AUTO_UNIT_MS, type PollInterval } from '../wait/poll-schedule.ts';
 import { type CommandName, INPUT_DEFAULTS } from './definitions.ts';
 import { DURATION_BOUNDS, type InputReading, requiredMessage } from './input-reading.ts';
 import { parseDeploymentName } from './name.ts';
 import { checkHeaderValue, parsePollInterval } from './parsers.ts';
-import { isLoopbackUrl, parseApiUrl } from './url.ts';
+import { parseApiUrl } from './url.ts';
 
 export interface ApiSettings {
   url: string;
@@ -37,8 +36,11 @@ export interface WaitSettings {
   pollInterval: PollInterval;
 }
 
-/** poll-interval's floor when api-url is a loopback address, and the unit of `auto` there. */
-export const LOOPBACK_MIN_POLL_INTERVAL_MS = 5;
+/**
+ * The floor of a fixed poll-interval written explicitly against a control plane on this machine
+ * (tests, the memory bench). Never a default: `auto` has the same schedule for every api-url.
+ */
+const THIS_MACHINE_MIN_INTERVAL_MS = 5;
 
 /** Commands that act on one deployment, addressed by `name` or `deployment-id`. */
 const DEPLOYMENT_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'status', 'delete'];
@@ -105,20 +107,22 @@ export function readTarget(
   };
 }
 
-/** Whether to wait for DEPLOYED, for how long, and how often to look. */
+/**
+ * Whether to wait for DEPLOYED, for how long, and how often to look. `auto` is one schedule
+ * whatever the api-url; only a fixed interval the user writes may go below 1s, and only against
+ * a control plane on this machine.
+ */
 export function readWaitSettings(
   { flag, duration, parsedOr }: InputReading,
-  apiUrl: string | undefined,
+  onThisMachine: boolean,
 ): WaitSettings {
   const wait = flag('wait', INPUT_DEFAULTS.wait);
   const waitTimeoutMs = duration('wait-timeout', INPUT_DEFAULTS['wait-timeout']);
-  const loopback = apiUrl !== undefined && isLoopbackUrl(apiUrl);
-  const pollBounds = loopback
-    ? { ...DURATION_BOUNDS['poll-interval'], min: LOOPBACK_MIN_POLL_INTERVAL_MS }
+  const bounds = onThisMachine
+    ? { ...DURATION_BOUNDS['poll-interval'], min: THIS_MACHINE_MIN_INTERVAL_MS }
     : DURATION_BOUNDS['poll-interval'];
-  const autoUnitMs = loopback ? LOOPBACK_MIN_POLL_INTERVAL_MS : AUTO_UNIT_MS;
   const pollInterval = parsedOr('poll-interval', INPUT_DEFAULTS['poll-interval'], (value) =>
-    parsePollInterval('poll-interval', value, pollBounds, autoUnitMs),
-  ) ?? { kind: 'auto', unitMs: autoUnitMs };
+    parsePollInterval('poll-interval', value, bounds),
+  ) ?? { kind: 'auto', unitMs: AUTO_UNIT_MS };
   return { wait, waitTimeoutMs, pollInterval };
 }

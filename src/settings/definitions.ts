@@ -301,13 +301,13 @@ export const INPUTS = {
   },
   'wait-timeout': {
     description:
-      "How long to wait for the revision, reads in flight and their retries included: 90s, 15m, 1h30m or plain seconds; 100ms to 6h (a job's limit).",
+      "The deadline of the whole command, from its start: every control-plane request before and during the wait (lookup, write, reads) keeps it, retries and Retry-After waits included; a request in flight is stopped 5s after it (prune: the bound of its deletion waits). 90s, 15m, 1h30m or plain seconds; 100ms to 6h (a job's limit).",
     commands: ['deploy', 'redeploy', 'status', 'delete', 'prune'],
     default: '30m',
   },
   'poll-interval': {
     description:
-      "Time between revision reads. auto: follows the rollout (reads about a minute apart while it builds, at most 4.5s apart where DEPLOYED can come next, closing in on when earlier revisions were DEPLOYED; never under 1s; slower after a 429). Or a fixed time: 10s, 1m or plain seconds; 1s to 10m (from 5ms when api-url is a loopback address, such as a local emulator, where auto's 1s unit is 5ms too).",
+      'Time between revision reads. auto: follows the rollout (reads about a minute apart while it builds, at most 4.5s apart where DEPLOYED can come next, closing in on when earlier revisions were DEPLOYED; never under 1s; slower after a 429). The same for every api-url. Or a fixed time: 10s, 1m or plain seconds; 1s to 10m (a fixed time may go down to 5ms when api-url is 127.0.0.1 or localhost, such as a local emulator in tests).',
     commands: ['deploy', 'redeploy', 'status', 'delete', 'prune'],
     default: 'auto',
   },

@@ -21,8 +21,8 @@ const HOUR = 60 * MINUTE;
  * - wait-timeout: a GitHub-hosted job ends after 6 hours anyway.
  * - poll-interval: from 1s, because faster reads only load the control plane (a rollout takes
  *   minutes) and eat its rate limit; up to 10m, so that a status change is still noticed. A
- *   control plane on this machine (a local emulator or test server) may be read from every 5ms
- *   (the memory bench polls that fast), and `auto` takes that floor as its time unit there.
+ *   fixed interval written explicitly against a control plane on this machine (a local emulator
+ *   or test server) may go down to 5ms (the memory bench polls that fast); `auto` never does.
  * - smoke-test-timeout: one run of the assistant, not a workload.
  */
 export const DURATION_BOUNDS = {

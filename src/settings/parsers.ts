@@ -3,7 +3,7 @@
  * `poll-interval`. Each throws one InputError naming the input, the problem and the fix.
  */
 import { didYouMean, quote } from '../api/schema-issues.ts';
-import type { PollInterval } from '../wait/poll-schedule.ts';
+import { AUTO_UNIT_MS, type PollInterval } from '../wait/poll-schedule.ts';
 import { type DurationOptions, parseDuration } from './durations.ts';
 import { InputError } from './input-error.ts';
 
@@ -113,16 +113,15 @@ const AUTO_POLL_INTERVAL = 'auto';
 
 /**
  * `poll-interval`: `auto` (any case), or a duration within `bounds` for a fixed interval.
- * `autoUnitMs`: the time unit `auto` gets.
+ * `auto` has one time unit whatever the api-url (AUTO_UNIT_MS).
  */
 export function parsePollInterval(
   input: string,
   value: string,
   bounds: DurationOptions,
-  autoUnitMs: number,
 ): PollInterval {
   if (value.trim().toLowerCase() === AUTO_POLL_INTERVAL)
-    return { kind: 'auto', unitMs: autoUnitMs };
+    return { kind: 'auto', unitMs: AUTO_UNIT_MS };
   try {
     return { kind: 'fixed', ms: parseDuration(input, value, bounds) };
   } catch (error) {

@@ -18,16 +18,16 @@
  *   much later than its history is read as if there were none.
  * - A rate limit (429) seen during the wait doubles every later spacing, and none is shorter
  *   than the server's Retry-After.
- * - Never less than one unit between the starts of two reads. The unit is 1 s; against a
- *   loopback api-url (a local emulator) it is the loopback floor, so a local rollout of a few
- *   seconds is polled with the same shape.
+ * - Never less than one unit between the starts of two reads. The unit is 1 s whatever the
+ *   api-url: a control plane reached through a port-forward or a tunnel is a real one. Tests that
+ *   need speed drive the clock, or set a fixed interval.
  */
 
 import type { PollSchedule } from './poll.ts';
 
 /**
  * `poll-interval`: a fixed time between reads, or `auto` (poll-schedule.ts) with its time unit
- * (1 s; the loopback floor against a loopback api-url).
+ * (AUTO_UNIT_MS from the inputs; another unit only where a test or the bench drives the clock).
  */
 export type PollInterval = { kind: 'fixed'; ms: number } | { kind: 'auto'; unitMs: number };
 
@@ -39,7 +39,7 @@ interface RevisionTimes {
   updated_at?: string | null | undefined;
 }
 
-/** The unit of the automatic schedule against a remote control plane. */
+/** The unit of the automatic schedule, for every api-url. */
 export const AUTO_UNIT_MS = 1000;
 
 /** Statuses that last minutes and after which DEPLOYED cannot come next. */

@@ -38,6 +38,39 @@ function received(method: string, path: RegExp): () => boolean {
     emulator.requests.some((request) => request.method === method && path.test(request.path));
 }
 
+/**
+ * A deploy with wait-timeout 1s and request-timeout 10m, against a server that holds an answer:
+ * it fails, and within wait-timeout 1s + the 5s overrun + start-up, nowhere near 10 minutes.
+ */
+async function runUnanswered(): Promise<ActionRun> {
+  const { run, tookMs } = await timedRun({
+    inputs: deployInputs(emulator, { 'wait-timeout': '1s', 'request-timeout': '10m' }),
+    env: ENV,
+  });
+  expect(run.exitCode).toBe(1);
+  expect(tookMs).toBeLessThan(1_000 + 5_000 + PROMPTLY_MS);
+  return run;
+}
+
+/** Deploys once (the next deploy patches); returns the deployment's id. */
+async function deployedOnce(): Promise<string> {
+  const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
+  expect(first.exitCode).toBe(0);
+  return first.outputs['deployment-id'] ?? '';
+}
+
+/** Deploys once, then makes the next PATCH take effect and hold its answer; returns the id. */
+async function deployedWithPatchHeld(): Promise<string> {
+  const id = await deployedOnce();
+  emulator.inject({
+    method: 'PATCH',
+    path: `/v2/deployments/${id}`,
+    kind: 'commit-then-slow',
+    delayMs: HELD_MS,
+  });
+  return id;
+}
+
 function expectNoWaitTalk(run: ActionRun): void {
   expect(run.stdout).not.toContain('stopping the wait');
   expect(run.stdout).not.toContain('This operation was aborted');
@@ -107,15 +140,7 @@ describe('cancelled at any moment', () => {
   });
 
   it('during the PATCH: outputs the deployment it knows and says the update may have landed', async () => {
-    const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
-    expect(first.exitCode).toBe(0);
-    const id = first.outputs['deployment-id'] ?? '';
-    emulator.inject({
-      method: 'PATCH',
-      path: `/v2/deployments/${id}`,
-      kind: 'commit-then-slow',
-      delayMs: HELD_MS,
-    });
+    const id = await deployedWithPatchHeld();
 
     const { run, tookMs } = await timedRun({
       inputs: deployInputs(emulator),
@@ -164,14 +189,7 @@ describe('wait-timeout bounds the whole wait', () => {
       times: 100,
     });
 
-    const { run, tookMs } = await timedRun({
-      inputs: deployInputs(emulator, { 'wait-timeout': '1s', 'request-timeout': '10m' }),
-      env: ENV,
-    });
-
-    expect(run.exitCode).toBe(1);
-    // wait-timeout 1s + the 5s overrun + start-up: nowhere near request-timeout's 10 minutes.
-    expect(tookMs).toBeLessThan(1_000 + 5_000 + PROMPTLY_MS);
+    const run = await runUnanswered();
     const error = theError(run);
     expect(error).toContain('did not reach DEPLOYED within wait-timeout 1s');
     expect(error).toContain(
@@ -201,6 +219,91 @@ describe('wait-timeout bounds the whole wait', () => {
     expect(error).toContain('did not reach DEPLOYED within wait-timeout 1s');
     expect(error).toContain('The last read failed');
     expect(error).toContain('503');
+    // Not slept through, and the last read is not moved past it: the wait ends, saying why.
+    expect(error).toContain(
+      'asked to wait 60s (Retry-After) before another try, beyond the deadline of wait-timeout 1s: stopped without waiting.',
+    );
+  });
+});
+
+describe('one deadline per command: wait-timeout bounds every request from the lookup on', () => {
+  it('a 429 on the name lookup whose Retry-After is past the deadline ends the run at once, saying so', async () => {
+    emulator.inject({
+      method: 'GET',
+      path: '/v2/deployments',
+      kind: 'status',
+      status: 429,
+      retryAfter: '20',
+      times: 10,
+    });
+
+    const { run, tookMs } = await timedRun({
+      inputs: deployInputs(emulator, { 'wait-timeout': '3s' }),
+      env: ENV,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(tookMs).toBeLessThan(PROMPTLY_MS);
+    expect(theError(run)).toContain(
+      'asked to wait 20s (Retry-After) before another try, beyond the deadline of wait-timeout 3s: stopped without waiting.',
+    );
+    expect(run.summary).toContain('Why it timed out');
+    expect(emulator.deployments()).toEqual([]);
+  });
+
+  it('a 429 before the wait (the revisions list read for the schedule) is not waited past the deadline', async () => {
+    const id = await deployedOnce();
+    emulator.inject({
+      method: 'GET',
+      path: `/v2/deployments/${id}/revisions`,
+      kind: 'status',
+      status: 429,
+      retryAfter: '20',
+      times: 10,
+    });
+    // `auto` reads the earlier revisions before the wait.
+    const inputs: Record<string, string> = deployInputs(emulator, {
+      'repo-ref': 'next',
+      'wait-timeout': '3s',
+    });
+    delete inputs['poll-interval'];
+
+    const { run, tookMs } = await timedRun({ inputs, env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    // Old: the 20 s Retry-After was honoured outside the bound.
+    expect(tookMs).toBeLessThan(3_000 + PROMPTLY_MS);
+    expect(theError(run)).toContain(
+      'asked to wait 20s (Retry-After) before another try, beyond the deadline of wait-timeout 3s: stopped without waiting.',
+    );
+    const listReads = emulator.requests.filter(
+      (request) => request.method === 'GET' && request.path === `/v2/deployments/${id}/revisions`,
+    );
+    expect(listReads).toHaveLength(1);
+  });
+
+  it('a write the server never answers is stopped after the deadline, and told as one that may have been made', async () => {
+    const id = await deployedWithPatchHeld();
+
+    const run = await runUnanswered();
+    const error = theError(run);
+    expect(error).toContain(
+      `The deadline of wait-timeout 1s passed while the update of deployment agent (${id}) was in flight`,
+    );
+    expect(error).toContain('The write may have been made');
+    expect(error).toContain('Re-run the job to apply the update');
+    expect(run.summary).toContain('Why it timed out');
+    expect(run.outputs['deployment-id']).toBe(id);
+  });
+
+  it('a name lookup the server never answers is stopped a few seconds after the deadline', async () => {
+    emulator.inject({ method: 'GET', path: '/v2/deployments', kind: 'slow', delayMs: HELD_MS });
+
+    const run = await runUnanswered();
+    expect(theError(run)).toContain(
+      'The control plane had not answered 5s after the deadline of wait-timeout 1s, so the request in flight was stopped.',
+    );
+    expect(emulator.deployments()).toEqual([]);
   });
 });
 

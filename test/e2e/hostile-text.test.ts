@@ -142,6 +142,8 @@ function inputsAgainst(target: TinyServer): Record<string, string> {
     'repo-url': 'https://github.com/acme/agent',
     'graph-config-path': 'langgraph.json',
     secrets: `OPENAI_API_KEY=${SECRET_VALUE}`,
+    // `auto` reads 1s apart whatever the host: set the pace here, as the other tests do.
+    'poll-interval': '20ms',
   };
 }
 

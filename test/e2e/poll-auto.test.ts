@@ -1,22 +1,17 @@
 /**
- * `poll-interval: auto` end to end: the built dist/index.js follows a real-time rollout of the
- * emulator, its reads slow while the revision builds and quick where DEPLOYED can come next.
- *
- * Against a loopback api-url the schedule's unit is the loopback floor (5 ms instead of 1 s), so
- * a rollout of about two seconds has the shape of one of minutes: reads up to 300 ms apart in the
- * build, at most 22.5 ms apart in the deploy phases. The assertion leaves a wide margin (a
- * factor of 3 where the schedule gives about 10) so that a loaded machine, whose reads take
- * longer, cannot make it flaky.
+ * `poll-interval: auto` end to end: the built dist/index.js against the emulator on 127.0.0.1.
+ * `auto` is one schedule whatever the api-url (a control plane reached through a port-forward
+ * or a tunnel is a real one): at least 1 s between two reads here too. The schedule's shape
+ * (slow while building, quick where DEPLOYED can come next) is pinned where time is driven
+ * (test/unit/poll-schedule.test.ts, test/unit/wait.test.ts, bench/schedules.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
 
-/** CREATING, QUEUED, AWAITING_BUILD, BUILDING, AWAITING_DEPLOY, DEPLOYING, in ms. */
-const PHASES_MS = [50, 100, 150, 1200, 100, 500];
-const BUILD_STARTS_MS = 300;
-const BUILD_ENDS_MS = 1500;
+/** The unit of `auto`, less what arrival times on a loaded machine may shift. */
+const AT_LEAST_MS = 900;
 
 let emulator: Emulator;
 
@@ -27,49 +22,33 @@ afterEach(async () => {
   await emulator.close();
 });
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-/** The starts of the reads of the deployment's latest revision, ms after it was created. */
+/** The arrival times of the single reads of the deployment's latest revision. */
 function revisionReads(): number[] {
   const [deployment] = emulator.deployments();
-  const revision = emulator
-    .revisions(deployment?.id ?? '')
-    .find((r) => r.id === deployment?.latest_revision_id);
-  const createdAt = Date.parse(revision?.created_at ?? '');
-  const path = `/v2/deployments/${deployment?.id}/revisions/${revision?.id}`;
+  const path = `/v2/deployments/${deployment?.id}/revisions/${deployment?.latest_revision_id}`;
   return emulator.requests
     .filter((request) => request.method === 'GET' && request.path === path)
-    .map((request) => request.at - createdAt);
+    .map((request) => request.at);
+}
+
+function autoInputs(extra: Record<string, string> = {}): Record<string, string> {
+  const inputs: Record<string, string> = deployInputs(emulator, extra);
+  delete inputs['poll-interval'];
+  return inputs;
 }
 
 describe('poll-interval: auto (the default)', () => {
-  it('reads slowly while the revision builds and quickly where DEPLOYED can come next', async () => {
-    emulator.scriptRevision('agent', { outcome: 'deploy', phaseMs: PHASES_MS });
-    const inputs: Record<string, string> = deployInputs(emulator);
-    delete inputs['poll-interval'];
-    const run = await runAction({ inputs, env: ENV });
+  it('reads a loopback api-url at least 1s apart, like any other', async () => {
+    // A rollout of about 1.2 s: with a unit below 1 s it would be read dozens of times.
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 200 });
+    const run = await runAction({ inputs: autoInputs(), env: ENV });
 
     expect(run.exitCode).toBe(0);
     expect(run.outputs['revision-status']).toBe('DEPLOYED');
     const reads = revisionReads();
-    const gapsFrom = (from: number, to: number) =>
-      reads.slice(1).flatMap((at, i) => {
-        const previous = reads[i] ?? 0;
-        return previous >= from && previous < to ? [at - previous] : [];
-      });
-    const building = gapsFrom(BUILD_STARTS_MS, BUILD_ENDS_MS);
-    const deploying = gapsFrom(BUILD_ENDS_MS, Number.POSITIVE_INFINITY);
-    // The build is read a few times, the deploy phases many times, closer together.
-    expect(building.length).toBeGreaterThanOrEqual(3);
-    expect(deploying.length).toBeGreaterThanOrEqual(5);
-    expect(median(building)).toBeGreaterThan(3 * median(deploying));
-    // Spaced by the schedule, not a burst: about 4.5 units (22.5 ms) apart. The floor of one unit
-    // between two reads is pinned where time is driven (unit tests, the bench): here the
-    // emulator sees arrival times, which a loaded machine shifts by a few ms either way.
-    expect(median(deploying)).toBeGreaterThanOrEqual(10);
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    const gaps = reads.slice(1).map((at, index) => at - (reads[index] ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(AT_LEAST_MS);
   });
 
   it("closes in on the earlier revisions' time to DEPLOYED when there are some", async () => {
@@ -78,9 +57,7 @@ describe('poll-interval: auto (the default)', () => {
     expect(first.exitCode).toBe(0);
 
     emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 40 });
-    const inputs: Record<string, string> = deployInputs(emulator, { 'repo-ref': 'next' });
-    delete inputs['poll-interval'];
-    const second = await runAction({ inputs, env: ENV });
+    const second = await runAction({ inputs: autoInputs({ 'repo-ref': 'next' }), env: ENV });
 
     expect(second.exitCode).toBe(0);
     expect(second.outputs['revision-status']).toBe('DEPLOYED');

@@ -13,6 +13,9 @@ export interface EmulatorSettings {
   deleteSupported: boolean;
   listRevisionsSupported: boolean;
   logsSupported: boolean;
+  logsDelayMs: number;
+  logsFailWith: number | undefined;
+  logTimestamps: 'iso' | 'epoch-ms' | 'none';
   patchAnswersStale: boolean;
   revisionPostSupported: boolean;
   concurrentPatch: { repo_ref?: string; image_uri?: string } | undefined;

@@ -149,6 +149,9 @@ function streamOversizedBody(response: ServerResponse, fault: Fault): Promise<vo
   });
 }
 
+/** The build and deploy log reads. */
+const LOGS_PATH = /^\/v1\/projects\/[^/]+\/revisions\/[^/]+\/(build|deploy)_logs$/;
+
 async function answer(
   dispatcher: Dispatcher,
   request: EmulatorRequest,
@@ -161,6 +164,17 @@ async function answer(
     entry.status = reply.status;
     sendReply(response, reply);
     return;
+  }
+  const { settings } = dispatcher.context;
+  if (LOGS_PATH.test(request.path) && settings.logsSupported) {
+    // A slow or failing logs service (EmulatorOptions.logsDelayMs, logsFailWith).
+    if (settings.logsDelayMs > 0) await dispatcher.delays.wait(settings.logsDelayMs);
+    if (settings.logsFailWith !== undefined) {
+      const reply = detail(settings.logsFailWith, 'Logs service unavailable');
+      entry.status = reply.status;
+      sendReply(response, reply);
+      return;
+    }
   }
   const fault = dispatcher.faults.take(request.method, request.path);
   if (fault?.kind === 'reset') return drop(response, entry, fault);

@@ -38,6 +38,15 @@ function decodeOffset(order: 'asc' | 'desc', offset: string): number | undefined
   return tag === order && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
+/** An entry's `timestamp` in the form the server is set to answer (EmulatorOptions.logTimestamps). */
+function timestampOf(
+  form: EmulatorContext['settings']['logTimestamps'],
+  at: number,
+): { timestamp?: string | number } {
+  if (form === 'none') return {};
+  return { timestamp: form === 'epoch-ms' ? at : new Date(at).toISOString() };
+}
+
 export function readLogs(kind: LogKind) {
   return (context: EmulatorContext, request: EmulatorRequest): Reply => {
     const { deploymentId = '', revisionId = '' } = request.params;
@@ -57,7 +66,7 @@ export function readLogs(kind: LogKind) {
     const lines = visibleLines(context, revision, kind);
     const indexed = lines.map((message, index) => ({
       id: `${revision.id}-${kind}-${index}`,
-      timestamp: new Date(revision.createdAt + index).toISOString(),
+      ...timestampOf(context.settings.logTimestamps, revision.createdAt + index),
       level: /^error\b/i.test(message) ? 'error' : 'info',
       message,
     }));

@@ -21,6 +21,18 @@ export interface EmulatorOptions {
    */
   logsSupported?: boolean;
   /**
+   * A slow logs service: each build_logs/deploy_logs request is held this many real ms before
+   * it is answered. Default 0.
+   */
+  logsDelayMs?: number;
+  /** A failing logs service: each build_logs/deploy_logs request answers this status. Default none. */
+  logsFailWith?: number;
+  /**
+   * The form of a log entry's `timestamp` (known-behaviour.md: an ISO string or epoch
+   * milliseconds, a number): 'iso' (default), 'epoch-ms', or 'none' (left out).
+   */
+  logTimestamps?: 'iso' | 'epoch-ms' | 'none';
+  /**
    * Default false. true: a PATCH answers the deployment as it was before the new revision was
    * added (latest_revision_id still the old one), as a server may that builds revisions
    * asynchronously: the client must find its revision in the revisions list.

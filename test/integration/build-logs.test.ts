@@ -1,7 +1,8 @@
 /**
- * A revision's build and deploy logs (src/commands/logs.ts) read through the real client from
- * the emulator: the end of a failed stage's log, and the build log streamed poll by poll, each
- * line once, in order, paged by the server's opaque next_offset, bounded per poll.
+ * A revision's build and deploy logs (src/commands/steps/revision-logs.ts) read through the real
+ * client from the emulator: the end of a failed stage's log, and the build log streamed beside
+ * the wait, each line once, in order, paged by the server's opaque next_offset, bounded per read,
+ * and what could not be shown said.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ControlPlaneClient } from '../../src/api/client.ts';
@@ -12,8 +13,9 @@ import {
   failureLogKind,
   readFailureLog,
   STREAM_PAGE_SIZE,
-  STREAM_PAGES_PER_POLL,
+  STREAM_PAGES_PER_READ,
 } from '../../src/commands/steps/revision-logs.ts';
+import { systemClock } from '../../src/wait/clock.ts';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
 
 const API_KEY = 'logs-key-0123456789';
@@ -53,6 +55,24 @@ function recordingLog(): Logger & { lines: string[] } {
   };
 }
 
+/** Closes the emulator and the client, and starts them again with these options. */
+async function restart(options: EmulatorOptions): Promise<void> {
+  await client.close();
+  await emulator.close();
+  await start(options);
+}
+
+/** What readFailureLog reads: the deployment's latest revision. */
+function targetOf(deployment: { id: string; latest_revision_id?: string | null }) {
+  return {
+    client,
+    clock: systemClock,
+    deploymentId: deployment.id,
+    revisionId: deployment.latest_revision_id ?? '',
+    signal,
+  };
+}
+
 function create(name: string) {
   return client.createDeployment({
     name,
@@ -86,13 +106,14 @@ describe('readFailureLog', () => {
     emulator.advance(STEP * 10);
     const revisionId = deployment.latest_revision_id ?? '';
     const failureLog = await readFailureLog(
-      { client, deploymentId: deployment.id, revisionId, signal },
+      { client, clock: systemClock, deploymentId: deployment.id, revisionId, signal },
       'BUILD_FAILED',
     );
     expect(failureLog).toEqual({
       kind: 'build',
       revisionId,
       lines: numbered(45).slice(-FAILURE_LOG_LINES),
+      unreadable: 0,
     });
     const read = emulator.requests.find((request) => request.path.endsWith('/build_logs'));
     expect(read?.path).toBe(`/v1/projects/${deployment.id}/revisions/${revisionId}/build_logs`);
@@ -103,29 +124,14 @@ describe('readFailureLog', () => {
     emulator.scriptRevision('agent', { outcome: 'deploy-fail', deployLog: ['boot', 'crash'] });
     const deployment = await create('agent');
     emulator.advance(STEP * 10);
-    const failureLog = await readFailureLog(
-      {
-        client,
-        deploymentId: deployment.id,
-        revisionId: deployment.latest_revision_id ?? '',
-        signal,
-      },
-      'DEPLOY_FAILED',
-    );
+    const failureLog = await readFailureLog(targetOf(deployment), 'DEPLOY_FAILED');
     expect(failureLog).toMatchObject({ kind: 'deploy', lines: ['boot', 'crash'] });
   });
 
   it('says why there are no lines on a server without the endpoints, or when a read fails', async () => {
-    await client.close();
-    await emulator.close();
-    await start({ logsSupported: false });
+    await restart({ logsSupported: false });
     const deployment = await create('agent');
-    const target = {
-      client,
-      deploymentId: deployment.id,
-      revisionId: deployment.latest_revision_id ?? '',
-      signal,
-    };
+    const target = targetOf(deployment);
     expect(await readFailureLog(target, 'BUILD_FAILED')).toMatchObject({
       kind: 'build',
       unavailable: 'this control plane does not serve revision logs',
@@ -137,26 +143,66 @@ describe('readFailureLog', () => {
   });
 });
 
+describe('readFailureLog with the timestamps servers send', () => {
+  it.each(['epoch-ms', 'none'] as const)(
+    'reads a log whose timestamps are %s',
+    async (logTimestamps) => {
+      await client.close();
+      await emulator.close();
+      await start({ logTimestamps });
+      emulator.scriptRevision('agent', { outcome: 'build-fail', buildLog: numbered(3) });
+      const deployment = await create('agent');
+      emulator.advance(STEP * 10);
+      const failureLog = await readFailureLog(targetOf(deployment), 'BUILD_FAILED');
+      expect(failureLog?.lines).toEqual(numbered(3));
+    },
+  );
+});
+
+function streamOf(deployment: { id: string; latest_revision_id?: string | null }, log: Logger) {
+  return new BuildLogStream(
+    { client, deploymentId: deployment.id, revisionId: deployment.latest_revision_id ?? '' },
+    log,
+    systemClock,
+    signal,
+  );
+}
+
+/** A stream told of two BUILDING reads, then finished; its log. */
+async function twoBuildingReads(deployment: { id: string; latest_revision_id?: string | null }) {
+  const log = recordingLog();
+  const stream = streamOf(deployment, log);
+  stream.observe('BUILDING');
+  await stream.settled();
+  stream.observe('BUILDING');
+  await stream.finish();
+  return log;
+}
+
 describe('BuildLogStream', () => {
   it('copies each build line once, in order, while the revision builds, and the last ones after', async () => {
     const lines = numbered(7);
     emulator.scriptRevision('agent', { outcome: 'deploy', buildLog: lines });
     const deployment = await create('agent');
     const log = recordingLog();
-    const stream = new BuildLogStream(
-      { client, deploymentId: deployment.id, revisionId: deployment.latest_revision_id ?? '' },
-      log,
-    );
-    await stream.afterPoll('QUEUED', signal); // not building: nothing read
+    const stream = streamOf(deployment, log);
+    stream.observe('QUEUED'); // not building: nothing read
+    await stream.settled();
     expect(emulator.requests.filter((request) => request.path.endsWith('_logs'))).toEqual([]);
     emulator.advance(STEP * 2); // AWAITING_BUILD: half the log
-    await stream.afterPoll('AWAITING_BUILD', signal);
-    await stream.afterPoll('AWAITING_BUILD', signal); // nothing new: nothing printed twice
+    stream.observe('AWAITING_BUILD');
+    await stream.settled();
+    stream.observe('AWAITING_BUILD'); // nothing new: nothing printed twice
+    await stream.settled();
     emulator.advance(STEP); // BUILDING: all of it
-    await stream.afterPoll('BUILDING', signal);
+    stream.observe('BUILDING');
+    await stream.settled();
     emulator.advance(STEP);
-    await stream.afterPoll('AWAITING_DEPLOY', signal); // one last read, then it stops
-    await stream.afterPoll('DEPLOYING', signal);
+    stream.observe('AWAITING_DEPLOY'); // one last read, then it stops
+    await stream.settled();
+    stream.observe('DEPLOYING');
+    await stream.finish();
+    // Everything was shown: no "not shown" note.
     expect(log.lines).toEqual(lines.map((line) => `build | ${line}`));
     const reads = emulator.requests.filter((request) => request.path.endsWith('/build_logs'));
     expect(reads).toHaveLength(4);
@@ -165,8 +211,8 @@ describe('BuildLogStream', () => {
     expect(typeof (reads[1]?.body as { offset?: unknown } | undefined)?.offset).toBe('string');
   });
 
-  it('reads at most STREAM_PAGES_PER_POLL pages per poll, and goes on at the next one', async () => {
-    const total = STREAM_PAGE_SIZE * (STREAM_PAGES_PER_POLL + 2);
+  it('reads at most STREAM_PAGES_PER_READ pages per read, and goes on at the next one', async () => {
+    const total = STREAM_PAGE_SIZE * (STREAM_PAGES_PER_READ + 2);
     emulator.scriptRevision('agent', {
       outcome: 'stay',
       stayAt: 'BUILDING',
@@ -175,30 +221,54 @@ describe('BuildLogStream', () => {
     const deployment = await create('agent');
     emulator.advance(STEP * 5);
     const log = recordingLog();
-    const stream = new BuildLogStream(
-      { client, deploymentId: deployment.id, revisionId: deployment.latest_revision_id ?? '' },
-      log,
-    );
-    await stream.afterPoll('BUILDING', signal);
-    expect(log.lines).toHaveLength(STREAM_PAGE_SIZE * STREAM_PAGES_PER_POLL);
-    await stream.afterPoll('BUILDING', signal);
+    const stream = streamOf(deployment, log);
+    stream.observe('BUILDING');
+    await stream.settled();
+    expect(log.lines).toHaveLength(STREAM_PAGE_SIZE * STREAM_PAGES_PER_READ);
+    stream.observe('BUILDING');
+    await stream.settled();
     expect(log.lines).toEqual(numbered(total).map((line) => `build | ${line}`));
   });
 
-  it('stops for good, saying so once, on a server without logs', async () => {
-    await client.close();
-    await emulator.close();
-    await start({ logsSupported: false });
+  it('says when more lines than its bound were left once the build ended, and after which time', async () => {
+    const total = STREAM_PAGE_SIZE * (2 * STREAM_PAGES_PER_READ + 2);
+    emulator.scriptRevision('agent', { outcome: 'deploy', buildLog: numbered(total) });
     const deployment = await create('agent');
+    emulator.advance(STEP * 5);
     const log = recordingLog();
-    const stream = new BuildLogStream(
-      { client, deploymentId: deployment.id, revisionId: deployment.latest_revision_id ?? '' },
-      log,
+    const stream = streamOf(deployment, log);
+    stream.observe('BUILDING');
+    await stream.settled();
+    stream.observe('DEPLOYED'); // the build is over: one last read of at most the bound
+    await stream.finish();
+    const shown = log.lines.filter((line) => line.startsWith('build | '));
+    expect(shown).toHaveLength(2 * STREAM_PAGE_SIZE * STREAM_PAGES_PER_READ);
+    // The emulator's lines are 1 ms apart from the revision's created_at.
+    const createdAt = Date.parse(emulator.revisions(deployment.id)[0]?.created_at ?? '');
+    const lastShown = new Date(createdAt + shown.length - 1).toISOString();
+    expect(log.lines.at(-1)).toBe(
+      `Build log of revision ${deployment.latest_revision_id}: more build lines were not shown after ${lastShown}. The whole log is in the control plane.`,
     );
-    await stream.afterPoll('BUILDING', signal);
-    await stream.afterPoll('BUILDING', signal);
+  });
+
+  it('stops for good, saying so once, on a server without logs', async () => {
+    await restart({ logsSupported: false });
+    const deployment = await create('agent');
+    const log = await twoBuildingReads(deployment);
     expect(log.lines).toEqual([
       `Build log of revision ${deployment.latest_revision_id} not streamed: this control plane does not serve revision logs.`,
     ]);
+  });
+
+  it('stops for good on a failed read, and says what was not shown', async () => {
+    await restart({ logsFailWith: 500 });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 5);
+    const log = await twoBuildingReads(deployment);
+    expect(emulator.requests.filter((request) => request.path.endsWith('_logs'))).toHaveLength(1);
+    expect(log.lines).toHaveLength(1);
+    expect(log.lines[0]).toMatch(
+      /^Build log of revision \S+: more build lines were not shown after the start \(reading it failed: .*500.*\)\./,
+    );
   });
 });

@@ -6,7 +6,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlPlaneClient, type ControlPlaneClientOptions } from '../../src/api/client.ts';
-import { ApiError, InvalidRequestError } from '../../src/api/errors.ts';
+import {
+  ApiError,
+  DeadlineReached,
+  InvalidRequestError,
+  RetryAfterBeyondDeadline,
+} from '../../src/api/errors.ts';
 import { runStream } from '../../src/api/run-stream.ts';
 import type { CreateDeploymentRequest, RunStreamChunk } from '../../src/api/schemas.ts';
 import type { Clock } from '../../src/wait/clock.ts';
@@ -650,8 +655,12 @@ describe('retryDeadline (the wait-timeout of the caller)', () => {
     const error = await caught(
       client(server.url, { now: () => now }).getRevision('d', 'r', { retryDeadline: now + 10_000 }),
     );
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(503);
+    // The server asked for a wait past the deadline: whoever waits stops, saying so.
+    expect(error).toBeInstanceOf(RetryAfterBeyondDeadline);
+    expect((error as RetryAfterBeyondDeadline).failure.status).toBe(503);
+    expect((error as Error).message).toContain(
+      "asked to wait 60s (Retry-After) before another try, beyond the caller's deadline: stopped without waiting.",
+    );
     expect(server.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
     expect(debugLines.at(-1)).toContain(
@@ -671,5 +680,54 @@ describe('retryDeadline (the wait-timeout of the caller)', () => {
     });
     expect(revision.status).toBe('BUILDING');
     expect(sleeps).toEqual([5_500]);
+  });
+});
+
+describe('a command deadline (setBound: wait-timeout from the command start)', () => {
+  const now = Date.parse('2030-01-01T00:00:00Z');
+  const what = 'the deadline of wait-timeout 10s';
+
+  it('a Retry-After past it is not slept through: the request ends at once, saying so', async () => {
+    const server = await serve((_, response) =>
+      reply(response, 429, { detail: 'slow down' }, { 'retry-after': '20' }),
+    );
+    const bounded = client(server.url, { now: () => now });
+    bounded.setBound({ retryDeadline: now + 10_000, signal: new AbortController().signal, what });
+    const error = await caught(bounded.listDeployments());
+    expect(error).toBeInstanceOf(RetryAfterBeyondDeadline);
+    expect((error as Error).message).toContain(
+      `asked to wait 20s (Retry-After) before another try, beyond ${what}: stopped without waiting.`,
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('no request starts after it', async () => {
+    const server = await serve((_, response) => reply(response, 200, deployment('a')));
+    const bounded = client(server.url, { now: () => now });
+    bounded.setBound({ retryDeadline: now - 1, signal: new AbortController().signal, what });
+    const error = await caught(bounded.getDeployment('a'));
+    expect(error).toBeInstanceOf(DeadlineReached);
+    expect((error as DeadlineReached).unsent).toBe(true);
+    expect((error as Error).message).toBe(
+      `GET /v2/deployments/a was not sent: ${what} had passed.`,
+    );
+    expect(server.requests).toHaveLength(0);
+    // Lifted (after the wait): requests go again.
+    bounded.setBound(undefined);
+    expect((await bounded.getDeployment('a')).id).toBe('id-a');
+  });
+
+  it('stops a request in flight when its signal fires', async () => {
+    const server = await serve(() => {}); // never answers
+    const bounded = client(server.url, { now: () => now, requestTimeoutMs: 600_000 });
+    const timeUp = new AbortController();
+    bounded.setBound({ retryDeadline: now + 10_000, signal: timeUp.signal, what });
+    const pending = caught(bounded.getDeployment('a'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    timeUp.abort(new DeadlineReached('stopped at the deadline'));
+    const error = await pending;
+    expect(error).toBeInstanceOf(DeadlineReached);
+    expect((error as Error).message).toBe('stopped at the deadline');
   });
 });

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/api/transport.ts';
-import { LOOPBACK_MIN_POLL_INTERVAL_MS } from '../../src/settings/control-plane-inputs.ts';
 import { InputError, InputErrors } from '../../src/settings/input-error.ts';
 import { DURATION_BOUNDS } from '../../src/settings/input-reading.ts';
 import { readSettings, type Settings } from '../../src/settings/inputs.ts';
@@ -591,7 +590,10 @@ describe('duration bounds', () => {
     ['auto', 'https://api.example.com', { kind: 'auto', unitMs: 1000 }],
     [' AUTO ', 'https://api.example.com', { kind: 'auto', unitMs: 1000 }],
     ['', 'https://api.example.com', { kind: 'auto', unitMs: 1000 }],
-    ['auto', 'http://127.0.0.1:8080', { kind: 'auto', unitMs: LOOPBACK_MIN_POLL_INTERVAL_MS }],
+    // One schedule for every api-url: a port-forwarded or tunnelled control plane is a real one.
+    ['auto', 'http://127.0.0.1:8080', { kind: 'auto', unitMs: 1000 }],
+    ['', 'http://localhost:8080', { kind: 'auto', unitMs: 1000 }],
+    ['auto', 'http://[::1]:8080', { kind: 'auto', unitMs: 1000 }],
     ['10s', 'https://api.example.com', { kind: 'fixed', ms: 10_000 }],
     ['3', 'https://api.example.com', { kind: 'fixed', ms: 3000 }],
   ])('poll-interval %j against %s reads as %j', (value, apiUrl, expected) => {

@@ -37,7 +37,7 @@ describe('autoPollDelayMs without history', () => {
     expect(isQuickPhase('INTERRUPTED')).toBe(false);
   });
 
-  it('keeps its shape in any unit (a loopback api-url polls 200 times faster)', () => {
+  it('keeps its shape in any unit (a driven test may scale it)', () => {
     for (const [status, ageMs] of [
       ['BUILDING', 10 * MIN],
       ['BUILDING', 40 * S],

@@ -22,12 +22,43 @@ export interface Logger {
   excerpt(text: string, max: number): string;
 }
 
+/**
+ * A command's one deadline: `wait-timeout` from its start. Every control-plane request it makes
+ * before and during the wait keeps it (the client is bound to it: no request starts, and no retry
+ * is scheduled, after `at`; one in flight is stopped after the documented overrun), and the wait
+ * ends at it. What follows the wait has its own bounds.
+ */
+export interface CommandDeadline {
+  /** On the command's clock. */
+  at: number;
+  /** The wait is over: later requests keep their own bounds (failure log, rollback, smoke test). */
+  release(): void;
+  /** release() was called. */
+  readonly released: boolean;
+}
+
+/**
+ * How long a wait of the command may take: up to the command's deadline while it holds, else
+ * (a rollback after the wait, a command without one) `wait-timeout` from now.
+ */
+export function waitTimeoutOf(
+  ctx: Pick<CommandContext, 'clock' | 'deadline'> & {
+    settings: Pick<Settings, 'waitTimeoutMs'>;
+  },
+): number {
+  const { deadline } = ctx;
+  if (deadline === undefined || deadline.released) return ctx.settings.waitTimeoutMs;
+  return Math.max(0, deadline.at - ctx.clock.now());
+}
+
 export interface CommandContext {
   settings: Settings;
   client: ControlPlaneClient;
   clock: Clock;
   /** Aborted when the runner cancels the job (SIGINT/SIGTERM). */
   signal: AbortSignal;
+  /** The command's deadline; absent for the commands that do not wait (and in some tests). */
+  deadline?: CommandDeadline;
   log: Logger;
   /**
    * The workflow's own ref (what `repo-ref` defaults to) and the commit it runs for (the PR head

@@ -3,7 +3,12 @@
  * (or not), then writes the outcome, the timeline and a human reason and next step into the report.
  */
 import type { ControlPlaneClient, RateLimits } from '../../api/client.ts';
-import { ApiError, messageOf } from '../../api/errors.ts';
+import {
+  ApiError,
+  DeadlineReached,
+  messageOf,
+  RetryAfterBeyondDeadline,
+} from '../../api/errors.ts';
 import type { Deployment, Revision } from '../../api/schemas.ts';
 import { productionAfterFailure } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
@@ -13,7 +18,7 @@ import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../../wait
 import { readAfterWrite } from '../../wait/read-after-write.ts';
 import type { TimelineEntry } from '../../wait/revision.ts';
 import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
-import type { CommandContext } from './command-context.ts';
+import { type CommandContext, waitTimeoutOf } from './command-context.ts';
 import { recordDeployment, recordRevision } from './describe.ts';
 import { BuildLogStream, showFailureLog } from './revision-logs.ts';
 import { runSmokeTest, type SmokeTestStep } from './smoke-test.ts';
@@ -22,9 +27,10 @@ import { runSmokeTest, type SmokeTestStep } from './smoke-test.ts';
 const JUST_WRITTEN: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed']);
 
 /** What following a revision reads of a command's context: its own fields and the smoke test's. */
-type RolloutStep = SmokeTestStep & {
-  settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
-};
+type RolloutStep = SmokeTestStep &
+  Pick<CommandContext, 'deadline'> & {
+    settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
+  };
 
 /** How following a revision ended, for the command to decide on; the report has the rest. */
 interface RolloutEnd {
@@ -55,17 +61,23 @@ export async function followRevision(
     id: revisionId,
     status: report.revision?.status ?? 'UNKNOWN',
   };
-  // build-logs: stream reads the build log inside each poll of the revision, on its schedule.
+  // build-logs: stream reads the build log beside the wait, told of each status it reads; a
+  // revision read never waits for it.
   const stream =
     settings.buildLogs === 'stream'
-      ? new BuildLogStream({ client, deploymentId: deployment.id, revisionId }, log)
+      ? new BuildLogStream(
+          { client, deploymentId: deployment.id, revisionId },
+          log,
+          ctx.clock,
+          ctx.signal,
+        )
       : undefined;
   const readOnce = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
     const revision = await client.getRevision(deployment.id, revisionId, {
       signal,
       ...(retryDeadline === undefined ? {} : { retryDeadline }),
     });
-    await stream?.afterPoll(revision.status, signal);
+    stream?.observe(revision.status);
     return revision;
   };
   // The first read of a revision this run just produced may come before the server shows it.
@@ -99,14 +111,21 @@ export async function followRevision(
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
   );
+  // One deadline per command: the wait ends at it (what the command did before counts), or at
+  // the run's own `deadline` when it follows more than one rollout (deploy-retries).
   const waitTimeoutMs =
-    deadline === undefined ? settings.waitTimeoutMs : Math.max(0, deadline - ctx.clock.now());
-  const outcome = await waitInLogGroup(
-    { ...ctx, settings: { waitTimeoutMs } },
-    revisionId,
-    polling,
-    readRevision,
+    deadline === undefined ? waitTimeoutOf(ctx) : Math.max(0, deadline - ctx.clock.now());
+  const outcome = endedByDeadline(
+    await waitInLogGroup(
+      { ...ctx, settings: { waitTimeoutMs } },
+      revisionId,
+      polling,
+      readRevision,
+      stream,
+    ),
   );
+  // The command's deadline bounded everything up to here; what follows has its own bounds.
+  ctx.deadline?.release();
   if (outcome.revision) recordRevision(report, outcome.revision);
   report.timeline = outcome.timeline;
 
@@ -160,6 +179,27 @@ function endStatusOf(outcome: WaitOutcome<Revision>): string | undefined {
   }
 }
 
+/**
+ * A wait stopped by the command's deadline (the server asked, with Retry-After, for a wait past
+ * it; or it had passed before the read) is a timeout, told with that reason: the last read is not
+ * moved past the deadline for it.
+ */
+function endedByDeadline(outcome: WaitOutcome<Revision>): WaitOutcome<Revision> {
+  if (
+    outcome.kind !== 'error' ||
+    !(outcome.error instanceof RetryAfterBeyondDeadline || outcome.error instanceof DeadlineReached)
+  ) {
+    return outcome;
+  }
+  const { error, ...rest } = outcome;
+  return {
+    ...rest,
+    kind: 'timeout',
+    ...(rest.revision === undefined ? {} : { lastStatus: rest.revision.status }),
+    lastError: error,
+  };
+}
+
 /** Earlier revisions read for the typical rollout time: enough for a median, one small page. */
 const HISTORY_REVISIONS = 10;
 
@@ -182,7 +222,14 @@ async function typicalRollout(
     }
     return typical;
   } catch (error) {
-    if (ctx.signal.aborted) throw error;
+    // A cancellation, or the command's deadline (the run ends, saying so): not a missing history.
+    if (
+      ctx.signal.aborted ||
+      error instanceof DeadlineReached ||
+      error instanceof RetryAfterBeyondDeadline
+    ) {
+      throw error;
+    }
     ctx.log.debug(`Could not read the earlier revisions: ${messageOf(error)}`);
     return undefined;
   }
@@ -221,7 +268,8 @@ export function slowedOnRateLimits<A extends unknown[], R>(
 /**
  * Waits for a revision as every rollout is followed (this run's, or a rollback's): in a log
  * group, paced by the `poll-interval` schedule (slowed after a 429), a read that failed for a
- * passing reason tried again at the next poll, and each new status logged with its time.
+ * passing reason tried again at the next poll, and each new status logged with its time; the
+ * build log `stream` read beside it is finished in the same group.
  */
 export function waitInLogGroup(
   ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
@@ -230,10 +278,11 @@ export function waitInLogGroup(
   revisionId: string,
   polling: ReturnType<typeof revisionPolling>,
   read: (signal: AbortSignal, retryDeadline?: number) => Promise<Revision>,
+  stream?: Pick<BuildLogStream, 'finish'>,
 ): Promise<WaitOutcome<Revision>> {
   const { log } = ctx;
-  return log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, () =>
-    waitForRevision({
+  return log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, async () => {
+    const outcome = await waitForRevision({
       read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
       clock: ctx.clock,
       pollIntervalMs: polling.pollIntervalMs,
@@ -248,8 +297,11 @@ export function waitInLogGroup(
           `${new Date(entry.startedAt).toISOString()} ${log.excerpt(entry.status, 64)}${message}`,
         );
       },
-    }),
-  );
+    });
+    // The build log stream's last lines, within its own bound, after the outcome is known.
+    await stream?.finish();
+    return outcome;
+  });
 }
 
 /** Runs the smoke test when `smoke-test-assistant` is set and the revision is DEPLOYED. */
