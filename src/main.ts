@@ -45,6 +45,7 @@ import {
 import { secretValues, unmaskedSecretNames } from './settings/secrets.ts';
 import { defaultRepoRef } from './settings/source-inputs.ts';
 import { loadYaml } from './settings/structured-text.ts';
+import { apiUrlNote } from './settings/url.ts';
 import { systemClock } from './wait/clock.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from './wait/poll.ts';
 
@@ -100,7 +101,7 @@ export async function run(): Promise<void> {
     return;
   }
 
-  const settings = await readSettingsOrReport(startedAt);
+  const settings = await readSettingsOrReport(startedAt, github);
   if (settings === undefined) return;
   // The runner warns only of inputs action.yml does not list; this names the listed ones the
   // command does not use. Their values are never shown.
@@ -109,6 +110,8 @@ export async function run(): Promise<void> {
     ignoredInputs(settings.command, (name) => core.getInput(name)),
   );
   if (ignored !== undefined) core.warning(ignored);
+  const urlNote = apiUrlNote(core.getInput('api-url'), settings.api.url);
+  if (urlNote !== undefined) core.info(urlNote);
   const secrets = maskSecrets(settings);
   const answerMasks = new AnswerSecretMasks(redactor, settings.minMaskLength, [
     rawKey,
@@ -170,11 +173,19 @@ export async function run(): Promise<void> {
 }
 
 /** The settings; undefined when the inputs are not valid, which the outputs and summary tell. */
-async function readSettingsOrReport(startedAt: number): Promise<Settings | undefined> {
+async function readSettingsOrReport(
+  startedAt: number,
+  github: GitHubContext,
+): Promise<Settings | undefined> {
   // `yaml` (a lazy chunk) is loaded only when the one input that may be YAML is set.
   if (core.getInput('resource-spec').trim() !== '') await loadYaml();
   try {
-    return readSettings((name) => core.getInput(name, { trimWhitespace: false }), process.env);
+    const { pullRequest } = github;
+    return readSettings(
+      (name) => core.getInput(name, { trimWhitespace: false }),
+      process.env,
+      pullRequest?.isFork ? { forkPullRequest: pullRequest.number } : {},
+    );
   } catch (error) {
     // Bad inputs: nothing was sent. The summary says so too, where people look first.
     const command = core.getInput('command').trim();
@@ -242,6 +253,8 @@ function createClient(
     clock,
     // The client's debug lines show paths, which hold server-chosen ids.
     debug: (line) => core.debug(forLog(line)),
+    // A retry is told where people look: a refused connection is otherwise seconds of silence.
+    info: (line) => core.info(forLog(line)),
   });
 }
 

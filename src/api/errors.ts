@@ -256,6 +256,22 @@ function endpoint(ctx: RequestContext): string {
   return `${ctx.method} ${ctx.path}`;
 }
 
+/** How long the attempts took together, when there were several: the retries' waits included. */
+function triedFor(attempts: number, elapsedMs: number | undefined): string {
+  if (attempts < 2 || elapsedMs === undefined) return '';
+  return ` over ${secondsText(elapsedMs)}`;
+}
+
+/** A time for people, to a tenth of a second: `9.4 s`. */
+export function secondsText(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The URL the request went to (never with credentials or query): where to look first. */
+function urlTried(ctx: RequestContext): string {
+  return ctx.baseUrl ? ` at ${ctx.baseUrl}${ctx.path}` : '';
+}
+
 function attemptsText(attempts: number): string {
   return attempts === 1 ? '1 attempt' : `${attempts} attempts`;
 }
@@ -375,6 +391,7 @@ export function transportFailureError(
   ctx: RequestContext,
   failure: TransportFailure,
   attempts: number,
+  elapsedMs?: number,
 ): ApiError {
   const verb = failure.code === 'TIMEOUT' ? 'timed out' : 'failed';
   const advice =
@@ -387,7 +404,7 @@ export function transportFailureError(
   return new ApiError({
     kind: 'transport',
     message: ctx.redactor.redact(
-      `${endpoint(ctx)} ${verb} after ${attemptsText(attempts)}: ${failure.description} (${failure.code}); ${advice}`,
+      `${endpoint(ctx)} ${verb} after ${attemptsText(attempts)}${triedFor(attempts, elapsedMs)}: ${failure.description} (${failure.code})${urlTried(ctx)}; ${advice}`,
     ),
     method: ctx.method,
     path: ctx.path,

@@ -22,6 +22,7 @@ import {
   type RequestContext,
   RetryAfterBeyondDeadline,
   type Subject,
+  secondsText,
   transportFailureError,
 } from './errors.ts';
 import {
@@ -73,6 +74,11 @@ export interface HttpClientOptions {
   random?: () => number;
   /** Receives one line per attempt: method, path, status or error code, duration, retry. */
   debug?: (line: string) => void;
+  /**
+   * Receives one line per retry, for the log people read: what failed, at which URL, and the
+   * wait before the next attempt (a refused connection is otherwise seconds of silence).
+   */
+  info?: (line: string) => void;
   userAgent?: string;
   /** Values that must never appear in messages or debug lines (besides the API key). */
   secretValues?: string[];
@@ -223,6 +229,7 @@ export class HttpClient {
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #debug: ((line: string) => void) | undefined;
+  readonly #info: ((line: string) => void) | undefined;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #maxAnswerBytes: number;
@@ -256,6 +263,7 @@ export class HttpClient {
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#debug = options.debug;
+    this.#info = options.info;
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? createDispatcher();
     this.#maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
@@ -381,6 +389,7 @@ export class HttpClient {
   async #send(req: HttpRequest): Promise<HttpAnswer> {
     const ctx = this.contextFor(req);
     const idempotent = IDEMPOTENT_METHODS.has(req.method) || req.readOnly === true;
+    const firstStarted = this.#clock.now();
     for (let attempt = (req.previousAttempts ?? 0) + 1; ; attempt++) {
       req.signal?.throwIfAborted();
       const started = this.#clock.now();
@@ -392,7 +401,7 @@ export class HttpClient {
         this.log(`${shown} → ${outcome.status} in ${took}`, ctx.redactor);
         return { status: outcome.status, text: outcome.text, attempts: attempt };
       }
-      const error = this.#failure(ctx, outcome, attempt);
+      const error = this.#failure(ctx, outcome, attempt, this.#clock.now() - firstStarted);
       if (outcome.type === 'answer' && outcome.status === 429) {
         this.#rateLimits = {
           answers: this.#rateLimits.answers + 1,
@@ -436,6 +445,16 @@ export class HttpClient {
         `${shown} → ${result} in ${took}; retry ${attempt}/${this.policy.maxRetries} in ${wait} ms`,
         ctx.redactor,
       );
+      const failed =
+        outcome.type === 'no-answer'
+          ? `${outcome.failure.description} (${outcome.failure.code})`
+          : `answered ${outcome.status}`;
+      this.#info?.(
+        cleanText(
+          `${req.method} ${this.#baseUrl}${req.path}: ${failed}; retry ${attempt} of ${this.policy.maxRetries} in ${secondsText(wait)}.`,
+          ctx.redactor,
+        ),
+      );
       await this.pause(wait, req.signal);
     }
   }
@@ -475,8 +494,15 @@ export class HttpClient {
     return isSuccess(status) || (req.acceptStatuses?.includes(status) ?? false);
   }
 
-  #failure(ctx: RequestContext, outcome: AttemptOutcome, attempts: number): ApiError {
-    if (outcome.type === 'no-answer') return transportFailureError(ctx, outcome.failure, attempts);
+  #failure(
+    ctx: RequestContext,
+    outcome: AttemptOutcome,
+    attempts: number,
+    elapsedMs: number,
+  ): ApiError {
+    if (outcome.type === 'no-answer') {
+      return transportFailureError(ctx, outcome.failure, attempts, elapsedMs);
+    }
     return answerFailure(ctx, {
       status: outcome.status,
       text: outcome.text,

@@ -26,9 +26,12 @@ import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
 import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
 import { makeDeployRecord, readRecordEvidence } from './steps/record-proof.ts';
+import { withTagResolved } from './steps/resolve-tag.ts';
 import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
 
-export async function deploy(ctx: CommandContext): Promise<void> {
+export async function deploy(given: CommandContext): Promise<void> {
+  // A bare repo-ref that is a tag is sent as the full ref the control plane takes.
+  const ctx = await withTagResolved(given);
   const { settings, log, report } = ctx;
   // Before any request: a broken graph configuration would only fail the build minutes later.
   checkGraphConfigFile(ctx);

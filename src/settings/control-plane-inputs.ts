@@ -49,15 +49,10 @@ const DEPLOYMENT_COMMANDS: readonly CommandName[] = ['deploy', 'redeploy', 'stat
  * The control plane: where, with which key, and how each request is bounded and retried. The URL
  * and the key are undefined when missing or invalid (a problem is recorded then).
  */
-export function readApiSettings({
-  attempt,
-  problem,
-  text,
-  parsed,
-  flag,
-  integer,
-  duration,
-}: InputReading): Partial<Pick<ApiSettings, 'url' | 'key'>> & Omit<ApiSettings, 'url' | 'key'> {
+export function readApiSettings(
+  { attempt, problem, text, parsed, flag, integer, duration }: InputReading,
+  run: RunFacts,
+): Partial<Pick<ApiSettings, 'url' | 'key'>> & Omit<ApiSettings, 'url' | 'key'> {
   const allowInsecureHttp = flag('allow-insecure-http', INPUT_DEFAULTS['allow-insecure-http']);
   const url = parsed('api-url', (v) => parseApiUrl('api-url', v, { allowInsecureHttp }));
   if (text('api-url') === undefined) {
@@ -66,7 +61,7 @@ export function readApiSettings({
   // Whitespace around a key is a copy-paste accident, not part of it.
   const key = text('api-key');
   if (key === undefined) {
-    problem('api-key', requiredMessage('api-key', 'the control-plane API key, from a secret'));
+    problem('api-key', emptyApiKeyMessage(run));
   } else attempt(() => checkHeaderValue('api-key', key, 'the API key'));
   const tenantId = text('tenant-id');
   if (tenantId !== undefined) {
@@ -82,6 +77,38 @@ export function readApiSettings({
     maxRetries,
     allowInsecureHttp,
   };
+}
+
+/** What the run tells of why a secret may read as empty (the job's `environment:` it cannot). */
+export interface RunFacts {
+  /** The run is Dependabot's (GITHUB_ACTOR): it gets only Dependabot secrets. */
+  dependabot: boolean;
+  /** The number of the fork's pull request the run is for: it gets no secrets. */
+  forkPullRequest?: number;
+}
+
+/**
+ * An empty `api-key` is nearly always a secret that did not reach the step. The action cannot
+ * see the job's `environment:`, so it names what it can detect, then the usual causes.
+ */
+export function emptyApiKeyMessage(run: RunFacts): string {
+  const detected = [
+    ...(run.forkPullRequest === undefined
+      ? []
+      : [
+          `This run is for pull request #${run.forkPullRequest}, which comes from a fork: GitHub gives the workflows of fork pull requests no secrets. Deploy a contribution after review, from a branch of this repository.`,
+        ]),
+    ...(run.dependabot
+      ? [
+          "This run is Dependabot's: GitHub gives it only Dependabot secrets. Add the key under Settings > Secrets and variables > Dependabot, or skip the job for Dependabot (if: github.actor != 'dependabot[bot]').",
+        ]
+      : []),
+  ];
+  return [
+    requiredMessage('api-key', 'the control-plane API key, from a secret'),
+    ...detected,
+    `Otherwise the likely causes: the secret is an environment secret (of production, say) and this job names no 'environment:' (only a job that names an environment reads its secrets); or the secret is not set, or is named differently from the workflow's \${{ secrets.NAME }} (a missing secret reads as empty). Look in Settings > Secrets and variables > Actions, at the repository's and each environment's secrets.`,
+  ].join(' ');
 }
 
 /** Which deployment: `name`, or `deployment-id`; the commands that act on one need either. */

@@ -15,6 +15,7 @@ import {
 } from './command-inputs.ts';
 import {
   type ApiSettings,
+  type RunFacts,
   readApiSettings,
   readTarget,
   readWaitSettings,
@@ -31,6 +32,9 @@ import {
 import { type InputReader, type InputReading, inputReading } from './input-reading.ts';
 import { readSourceSettings, type SourceSettings } from './source-inputs.ts';
 import { isLoopbackUrl } from './url.ts';
+
+/** The actor of Dependabot's runs (GITHUB_ACTOR). */
+const DEPENDABOT = 'dependabot[bot]';
 
 /** The GitHub reporting inputs (`github-token`, `pr-comment`, `github-environment`). */
 export interface GitHubReportingSettings {
@@ -54,10 +58,14 @@ export interface Settings extends SourceSettings, CommandOptions, WaitSettings {
  * Reads every input, one group after another (each keeps its problems rather than throwing),
  * then reports every problem at once (one on its own, several together), before anything is sent.
  */
-export function readSettings(read: InputReader, env: Environment): Settings {
+export function readSettings(
+  read: InputReader,
+  env: Environment,
+  run: Pick<RunFacts, 'forkPullRequest'> = {},
+): Settings {
   const inputs = inputReading(read);
   const command = inputs.choice('command', COMMANDS) ?? INPUT_DEFAULTS.command;
-  const api = readApiSettings(inputs);
+  const api = readApiSettings(inputs, { ...run, dependabot: env.GITHUB_ACTOR === DEPENDABOT });
   const target = readTarget(inputs, command);
   const source = readSourceSettings(inputs, command, env);
   const commandOptions = readCommandOptions(inputs, command, env);

@@ -141,7 +141,7 @@ function readEntry(lines: readonly string[], index: number, env: Environment): E
   const equals = statement.indexOf('=');
   if (equals < 0) {
     return next(
-      `line ${lineNumber} is neither NAME=value nor a bare NAME; write NAME=value, or NAME alone to take the value from the step's env:`,
+      `line ${lineNumber} is neither NAME=value nor a bare NAME; write NAME=value, or NAME alone to take the value from the variable of that name in the step's 'env:' (NAME: \${{ secrets.NAME }})`,
     );
   }
   const name = statement.slice(0, equals).trim();

@@ -63,7 +63,12 @@ export function readSourceSettings(
   const sourceConfig = readSourceConfig(inputs);
   checkSourceConfigFor(inputs, source, sourceConfig);
   const revisionConfig = readRevisionConfig(inputs, command, source, env);
-  checkTagRef(inputs, revisionConfig.repo_ref, sourceConfig);
+  checkTagRef(
+    inputs,
+    revisionConfig.repo_ref,
+    sourceConfig,
+    tagOrigin(inputs.text('repo-ref'), env),
+  );
 
   // Untrimmed: the secrets' own lines and indentation are the parser's to judge.
   const secretsRaw = inputs.raw('secrets');
@@ -149,20 +154,36 @@ function checkSourceConfigFor(
   }
 }
 
+/**
+ * Where the tag deployed came from, in words: the user may never have set `repo-ref` (it is the
+ * run's own tag then), and a message must not blame an input they did not write.
+ */
+export function tagOrigin(repoRefInput: string | undefined, env: Environment): string {
+  const tag = runTag(env);
+  if (repoRefInput === undefined) {
+    return `'repo-ref' is empty, so the tag is the one this run is for (${TAG_REF_PREFIX}${tag ?? ''}, from GITHUB_REF)`;
+  }
+  if (tag !== undefined && repoRefInput === tag) {
+    return `'repo-ref' is ${repoRefInput}, this run's own tag, sent as ${TAG_REF_PREFIX}${tag}`;
+  }
+  return `'repo-ref' is the tag ${repoRefInput}`;
+}
+
 /** A tag never moves: with a tag ref, build_on_push is false, and asking for true is an error. */
 function checkTagRef(
-  { problem }: InputReading,
+  { problem }: Pick<InputReading, 'problem'>,
   repoRef: string | undefined,
   config: SourceConfig,
+  origin: string,
 ): void {
   if (!isTagRef(repoRef)) return;
-  if (config.build_on_push === true) {
-    problem(
-      'build-on-push',
-      `Input 'build-on-push' is true, but 'repo-ref' is the tag ${repoRef}: a tag never moves, so there is nothing to build on push, and the control plane refuses it. Remove 'build-on-push' (it is sent as false with a tag), or deploy a branch.`,
-    );
-  }
+  if (config.build_on_push === true) problem('build-on-push', buildOnPushWithTagMessage(origin));
   config.build_on_push = false;
+}
+
+/** `build-on-push: true` with a tag; `origin` says where the tag came from. */
+export function buildOnPushWithTagMessage(origin: string): string {
+  return `Input 'build-on-push' is true, but ${origin}: a tag never moves, so there is nothing to build on push, and the control plane refuses it. Remove 'build-on-push' (it is sent as false with a tag), or deploy a branch ('repo-ref: main').`;
 }
 
 function readRevisionConfig(

@@ -30,6 +30,17 @@ export function parseApiUrl(input: string, value: string, options: ApiUrlOptions
   return `${url.origin}${path}`;
 }
 
+/**
+ * What reading `api-url` changed that its author should hear of: a `/v2` at its end is dropped
+ * (every path the action sends starts with /v2), so the request URLs are not what they wrote.
+ * `value` was accepted by parseApiUrl, so it holds neither credentials nor a query.
+ */
+export function apiUrlNote(value: string, parsed: string): string | undefined {
+  const text = value.trim();
+  if (!URL.canParse(text) || !/\/v2\/*$/.test(new URL(text).pathname)) return undefined;
+  return `Input 'api-url' ends in /v2, which the action puts before every path itself: it uses ${parsed} as the base URL (requests go to ${parsed}/v2/...).`;
+}
+
 /** Any other URL input (custom-url, repo-url): absolute http(s), returned as given (trimmed). */
 export function parseHttpUrl(input: string, value: string): string {
   parseAbsoluteHttpUrl(input, value);

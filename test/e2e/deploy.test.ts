@@ -166,7 +166,10 @@ describe('deploy', () => {
     expect(run.outputs['revision-status']).toBe('SKIPPED');
     const newest = emulator.deployments()[0]?.latest_revision_id ?? '';
     expect(run.outputs['revision-id']).not.toBe(newest);
-    const warning = run.stdout.split('\n').find((line) => line.startsWith('::warning::')) ?? '';
+    const warning =
+      run.stdout
+        .split('\n')
+        .find((line) => line.startsWith('::warning::') && line.includes('superseded')) ?? '';
     expect(warning).toContain(newest);
     expectNoLeaks(run);
   });

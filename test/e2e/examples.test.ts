@@ -6,6 +6,7 @@
  * emulator and `poll-interval` shortened; nothing else of an example is changed, so an example
  * the production contract would refuse fails here.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,7 +20,7 @@ import {
   startGitHubDouble,
 } from '../support/github-double.ts';
 import { runAction } from '../support/run-action.ts';
-import { PUBLISHED_ACTION } from '../support/workflow-lint-facts.ts';
+import { markdownWorkflows, PUBLISHED_ACTION } from '../support/workflow-lint-facts.ts';
 import { API_KEY } from './helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -56,6 +57,7 @@ interface ExampleEvent {
 function expressionsFor(event: Record<string, string>): Record<string, string> {
   return {
     'secrets.CONTROL_PLANE_API_KEY': API_KEY,
+    'secrets.PREVIEW_API_KEY': API_KEY,
     'secrets.OPENAI_API_KEY': OPENAI_KEY,
     'github.repository': 'acme/agent',
     'github.token': FAKE_GITHUB_TOKEN,
@@ -82,6 +84,8 @@ async function actionDefaults(): Promise<Record<string, string>> {
   return defaults;
 }
 
+type Step = z.infer<typeof StepSchema>;
+
 /** The deploy-action step `stepId` (or the only one) of `job` in examples/`file`. */
 async function exampleStep(file: string, job: string, stepId?: string) {
   const workflow = WorkflowSchema.parse(
@@ -92,7 +96,7 @@ async function exampleStep(file: string, job: string, stepId?: string) {
       step.uses?.startsWith(`${PUBLISHED_ACTION}@`) && (stepId === undefined || step.id === stepId),
   );
   expect(steps, `${file}: job ${job} has one deploy-action step`).toHaveLength(1);
-  return steps[0] as z.infer<typeof StepSchema>;
+  return steps[0] as Step;
 }
 
 let emulator: Emulator;
@@ -117,7 +121,11 @@ afterAll(async () => {
 });
 
 async function runExample(file: string, job: string, event: ExampleEvent, stepId?: string) {
-  const step = await exampleStep(file, job, stepId);
+  return runStep(await exampleStep(file, job, stepId), event);
+}
+
+/** One deploy-action step as the runner runs it: defaults, `with:` and `env:` evaluated. */
+async function runStep(step: Step, event: ExampleEvent) {
   if (event.pushed) emulator.pushCommit(event.pushed.ref, event.pushed.sha);
   const expressions = expressionsFor(event.expressions);
   const inputs: Record<string, string> = {};
@@ -330,4 +338,91 @@ describe('the examples, run as they are against the emulator', () => {
     expect(run.outputs.kept).toContain(`my-agent-pr-${PR_NUMBER}`);
     expect(createdOrPatched(`my-agent-pr-${PR_NUMBER}`)).toBeDefined();
   });
+});
+
+const ReadmeWorkflowSchema = z.looseObject({
+  on: z.unknown(),
+  jobs: z.record(
+    z.string(),
+    z.looseObject({
+      if: z.unknown().optional(),
+      environment: z.unknown().optional(),
+      steps: z.array(StepSchema),
+    }),
+  ),
+});
+
+/** The event a README workflow's job runs on, as the runner would give it. */
+async function readmeEvent(on: unknown, jobIf: unknown): Promise<ExampleEvent> {
+  const triggers = JSON.stringify(on);
+  if (triggers.includes('"tags"')) {
+    return {
+      expressions: { 'github.ref': 'refs/tags/v1.3.0', 'github.ref_name': 'v1.3.0' },
+      env: {
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_REF: 'refs/tags/v1.3.0',
+        GITHUB_REF_NAME: 'v1.3.0',
+        GITHUB_REF_TYPE: 'tag',
+        GITHUB_SHA: TAG_SHA,
+      },
+      pushed: { ref: 'refs/tags/v1.3.0', sha: TAG_SHA },
+    };
+  }
+  if (triggers.includes('"branches"')) return pushEvent(PUSH_SHA);
+  if (triggers.includes('"pull_request"')) {
+    return pullRequestEvent(String(jobIf).includes("== 'closed'") ? 'closed' : 'opened');
+  }
+  const dispatch = z
+    .looseObject({
+      workflow_dispatch: z
+        .looseObject({
+          inputs: z.record(z.string(), z.looseObject({ default: z.unknown() })).optional(),
+        })
+        .nullish(),
+    })
+    .safeParse(on);
+  const inputs = dispatch.success ? (dispatch.data.workflow_dispatch?.inputs ?? {}) : {};
+  if (Object.keys(inputs).length > 0) {
+    return dispatchEvent(
+      Object.fromEntries(
+        Object.entries(inputs).map(([name, input]) => [name, String(input.default)]),
+      ),
+    );
+  }
+  return { expressions: {}, env: { GITHUB_EVENT_NAME: 'schedule' } };
+}
+
+// The README's whole workflows, in the order a reader meets them, on the server the examples
+// left: each deploy-action step runs as written, with its event.
+describe("the README's workflows, run as they stand against the emulator", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const snippets = markdownWorkflows(readme, 'README.md').filter((snippet) => !snippet.fragment);
+
+  it('are there: the quick start, previews, the tag release, the rollback and the prune', () => {
+    expect(snippets.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(snippets.map((snippet) => [snippet.name, snippet.source]))(
+    '%s succeeds',
+    async (_name, source) => {
+      const workflow = ReadmeWorkflowSchema.parse(parse(source));
+      let ran = 0;
+      for (const job of Object.values(workflow.jobs)) {
+        for (const step of job.steps.filter((each) =>
+          each.uses?.startsWith(`${PUBLISHED_ACTION}@`),
+        )) {
+          const event = await readmeEvent(workflow.on, job.if);
+          // Production's key is an environment secret: a job that names no `production`
+          // environment reads it as empty, as on GitHub.
+          const inProduction = JSON.stringify(job.environment ?? '').includes('production');
+          event.expressions['secrets.CONTROL_PLANE_API_KEY'] = inProduction ? API_KEY : '';
+          const run = await runStep(step, event);
+          expect(run.stdout).not.toMatch(/::error::/);
+          expect(run.exitCode).toBe(0);
+          ran += 1;
+        }
+      }
+      expect(ran).toBeGreaterThan(0);
+    },
+  );
 });

@@ -2,6 +2,7 @@
  * The graph configuration check end to end: the bundle reads `graph-config-path` in the
  * checkout (GITHUB_WORKSPACE, or `working-directory` in it) before it sends anything.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -114,16 +115,71 @@ describe('graph configuration check', () => {
     expectCleanRun(run, emulator);
   });
 
-  it('says it did not check a file that is not in the checkout, and deploys', async () => {
+  it('says it did not check a file that is not in the checkout, and why, and deploys', async () => {
     const run = await deploy();
 
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain(
-      'Graph configuration not checked: langgraph.json is not in the checkout',
+      `Graph configuration not checked: langgraph.json is not in the checkout (${workspace}), and the checkout may not be what the control plane builds: there is no git checkout at ${workspace} (no actions/checkout step before this one?).`,
     );
     expect(readable(run.summary)).toContain('langgraph.json: not checked (not in the checkout)');
     expect(emulator.deployments()).toHaveLength(1);
     expectCleanRun(run, emulator);
+  });
+
+  describe('when the checkout is the commit the control plane builds', () => {
+    const HEAD_OF = (dir: string): string =>
+      execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+
+    /** A git checkout of acme/agent (repo-url), as actions/checkout leaves it. */
+    async function gitCheckout(): Promise<string> {
+      await checkout({ 'langgraph.json': GOOD_CONFIG, 'my_agent/graph.py': 'graph = None\n' });
+      const git = (...args: string[]) =>
+        execFileSync('git', [
+          '-C',
+          workspace,
+          '-c',
+          'user.name=ci',
+          '-c',
+          'user.email=ci@example.com',
+          ...args,
+        ]);
+      git('init', '--quiet');
+      git('add', '.');
+      git('commit', '--quiet', '-m', 'agent');
+      git('remote', 'add', 'origin', 'https://github.com/acme/agent.git');
+      return HEAD_OF(workspace);
+    }
+
+    it('a mistyped graph-config-path is an input error naming the closest file, before any request', async () => {
+      const sha = await gitCheckout();
+
+      const run = await runAction({
+        inputs: deployInputs(emulator, { 'graph-config-path': 'langraph.json' }),
+        env: { ...ENV, GITHUB_WORKSPACE: workspace, GITHUB_SHA: sha },
+      });
+
+      expect(run.exitCode).toBe(1);
+      expect(theError(run)).toContain(
+        `Input 'graph-config-path' is "langraph.json", and there is no such file in the checkout (${workspace}), which is commit ${sha.slice(0, 7)}, the one the control plane builds: the build would fail. The closest file there is "langgraph.json": fix the path.`,
+      );
+      expect(emulator.requests).toEqual([]);
+      expectCleanRun(run, emulator);
+    });
+
+    it("another commit than the run's: not sure, so it says why and deploys", async () => {
+      await gitCheckout();
+
+      const run = await runAction({
+        inputs: deployInputs(emulator, { 'graph-config-path': 'langraph.json' }),
+        env: { ...ENV, GITHUB_WORKSPACE: workspace, GITHUB_SHA: 'a'.repeat(40) },
+      });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toMatch(
+        /the checkout may not be what the control plane builds: the checkout is at commit [0-9a-f]{7}, and this run deploys aaaaaaa of main\./,
+      );
+    });
   });
 
   it('reads the configuration in working-directory (a monorepo checkout in a subfolder)', async () => {

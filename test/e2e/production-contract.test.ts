@@ -71,8 +71,9 @@ describe('tags', () => {
 
     expect(run.exitCode).toBe(1);
     expect(emulator.requests).toEqual([]);
+    // The tag is the run's (repo-ref is empty): the message says so rather than blame repo-ref.
     expect(theError(run)).toContain(
-      "Input 'build-on-push' is true, but 'repo-ref' is the tag refs/tags/v1.2.0",
+      "Input 'build-on-push' is true, but 'repo-ref' is empty, so the tag is the one this run is for (refs/tags/v1.2.0, from GITHUB_REF)",
     );
   });
 });

@@ -328,8 +328,12 @@ describe('answers', () => {
     const gone = await serve(() => undefined);
     await gone.close();
     servers.splice(servers.indexOf(gone), 1);
+    const retries: string[] = [];
     const error = (await caught(
-      client(gone.url, { retry: { maxRetries: 2 } }).createDeployment(createBody('x')),
+      client(gone.url, {
+        retry: { maxRetries: 2 },
+        info: (line) => retries.push(line),
+      }).createDeployment(createBody('x')),
     )) as ApiError;
     expect(error).toMatchObject({
       method: 'POST',
@@ -338,6 +342,16 @@ describe('answers', () => {
       answerLost: false,
     });
     expect(sleeps).toEqual([500, 1_000]);
+    // Each retry is a line people see, with the URL tried and the wait; the error names the URL.
+    expect(retries).toEqual([
+      `POST ${gone.url}/v2/deployments: connection refused (ECONNREFUSED); retry 1 of 2 in 0.5 s.`,
+      `POST ${gone.url}/v2/deployments: connection refused (ECONNREFUSED); retry 2 of 2 in 1.0 s.`,
+    ]);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^POST /v2/deployments failed after 3 attempts over \\d+\\.\\d s: connection refused \\(ECONNREFUSED\\) at ${gone.url}/v2/deployments; `,
+      ),
+    );
   });
 });
 

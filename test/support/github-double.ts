@@ -124,6 +124,8 @@ export interface GitHubDouble {
    * every read of a repository the token cannot see: script that with `fail`, kind 'not-found').
    */
   seedPullRequest(number: number, state: 'open' | 'closed'): void;
+  /** A tag that GET /repos/o/r/git/matching-refs/tags/{prefix} then lists. */
+  seedTag(name: string): void;
   fail(failure: ScriptedFailure): void;
   close(): Promise<void>;
 }
@@ -253,7 +255,23 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     return { status: 200, body: slice, headers };
   };
 
+  const tags: string[] = [];
   const routes: { method: string; pattern: RegExp; route: Route }[] = [
+    {
+      method: 'GET',
+      // Octokit sends the ref URL-encoded (tags%2Fv1.2.0); GitHub reads it either way.
+      pattern: /^repos\/[^/]+\/[^/]+\/git\/matching-refs\/.+$/,
+      route: ({ segments }) => {
+        const prefix = decodeURIComponent(segments.slice(5).join('/'));
+        return {
+          status: 200,
+          body: tags
+            .map((tag) => `refs/tags/${tag}`)
+            .filter((ref) => ref.startsWith(`refs/${prefix}`))
+            .map((ref) => ({ ref, object: { sha: 'c'.repeat(40) } })),
+        };
+      },
+    },
     {
       method: 'POST',
       pattern: /^repos\/[^/]+\/[^/]+\/check-runs$/,
@@ -492,6 +510,9 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     seedComment: (issueNumber, body, user = BOT) => addComment(issueNumber, body, user),
     seedPullRequest: (number, pullState) => {
       state.pullRequests.set(number, pullState);
+    },
+    seedTag: (name) => {
+      tags.push(name);
     },
     seedDeployment: (environment, ref = 'main') =>
       addDeployment({ ref, environment, transient_environment: false, payload: {} }),

@@ -189,12 +189,14 @@ describe('errors without an answer', () => {
       code: 'ECONNREFUSED',
     });
     const error = transportFailureError(
-      ctx('GET', '/v2/deployments'),
+      { ...ctx('GET', '/v2/deployments'), baseUrl: 'https://api.example.com' },
       classifyTransportError(refused),
       5,
+      9_420,
     );
+    // The URL tried, and how long it was tried (the retries' waits included).
     expect(error.message).toBe(
-      'GET /v2/deployments failed after 5 attempts: connection refused (ECONNREFUSED); check the `api-url` input and that the control plane is reachable from this runner',
+      'GET /v2/deployments failed after 5 attempts over 9.4 s: connection refused (ECONNREFUSED) at https://api.example.com/v2/deployments; check the `api-url` input and that the control plane is reachable from this runner',
     );
     expect(error).toMatchObject({ status: undefined, code: 'ECONNREFUSED', answerLost: false });
   });

@@ -301,6 +301,63 @@ function productionJobProblems(workflow: Workflow): string[] {
   });
 }
 
+/**
+ * Each job that deploys with graph-config-path checks the repository out before the step (the
+ * check is off without a checkout) and may read it; no permission is asked that no step uses.
+ */
+function checkoutProblems(workflow: Workflow, wholeWorkflow: boolean): string[] {
+  return Object.entries(workflow.jobs).flatMap(([name, job]) => {
+    const steps = job.steps ?? [];
+    const deployIndex = steps.findIndex(
+      (step) =>
+        runsThisAction(step) &&
+        (step.with?.command ?? 'deploy') === 'deploy' &&
+        step.with?.['graph-config-path'] !== undefined,
+    );
+    if (deployIndex === -1) return [];
+    const checkoutIndex = steps.findIndex((step) => step.uses?.startsWith('actions/checkout@'));
+    const problems: string[] = [];
+    if (checkoutIndex === -1 || checkoutIndex > deployIndex) {
+      problems.push(`jobs.${name}: no actions/checkout before the deploy step`);
+    }
+    const permissions = JSON.stringify(job.permissions ?? workflow.permissions ?? {});
+    if (wholeWorkflow && !permissions.includes('"contents":"read"')) {
+      problems.push(`jobs.${name}: the checkout needs contents: read`);
+    }
+    return problems;
+  });
+}
+
+describe('the deploy jobs of the examples and the README', () => {
+  it.each(FILES.filter(isExample))('%s checks the repository out where it deploys', (path) => {
+    expect(checkoutProblems(parseWorkflow(read(path)), true)).toEqual([]);
+  });
+
+  it('README: each whole workflow that deploys checks the repository out', () => {
+    const whole = markdownWorkflows(read('README.md'), 'README.md').filter((s) => !s.fragment);
+    for (const snippet of whole) {
+      expect(checkoutProblems(parseWorkflow(snippet.source), true), snippet.name).toEqual([]);
+    }
+  });
+
+  it('finds a deploy job without a checkout, or without contents: read', () => {
+    const workflow = parseWorkflow(`on: push
+permissions: {}
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: org/deploy-action@v1
+        with: { graph-config-path: langgraph.json }
+      - uses: actions/checkout@v7
+`);
+    expect(checkoutProblems(workflow, true)).toEqual([
+      'jobs.deploy: no actions/checkout before the deploy step',
+      'jobs.deploy: the checkout needs contents: read',
+    ]);
+  });
+});
+
 describe('the production workflows', () => {
   it.each(PRODUCTION_EXAMPLES)(
     '%s runs in the production environment, linked to the deployment URL',
@@ -369,7 +426,20 @@ describe('the PR preview example', () => {
       new RegExp(`^preview-pr-${PR_NUMBER.source}$`),
     );
     expect(step.with?.['pr-comment']).not.toBe(false);
-    expect(job.permissions).toEqual({ 'pull-requests': 'write', deployments: 'write' });
+    expect(job.permissions).toEqual({
+      contents: 'read',
+      'pull-requests': 'write',
+      deployments: 'write',
+    });
+  });
+
+  it('reads its own key, a repository secret, not production environment secret', () => {
+    for (const { step } of [
+      jobRunning(workflow, (s) => (s.with?.command ?? 'deploy') === 'deploy'),
+      jobRunning(workflow, (s) => s.with?.command === 'delete'),
+    ]) {
+      expect(step.with?.['api-key']).toBe(expression('secrets.PREVIEW_API_KEY'));
+    }
   });
 
   it('tears the same preview down on close, deactivating its environment', () => {
