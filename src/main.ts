@@ -5,7 +5,12 @@
 import * as core from '@actions/core';
 import { ControlPlaneClient } from './api/client.ts';
 import { ApiError, DeadlineReached, messageOf, RetryAfterBeyondDeadline } from './api/errors.ts';
-import { Redactor } from './api/redact.ts';
+import {
+  ANSWER_MASK_LIMITS,
+  type AnswerSecret,
+  AnswerSecretMasks,
+  Redactor,
+} from './api/redact.ts';
 import { authenticate } from './commands/authenticate.ts';
 import { deleteCommand } from './commands/delete.ts';
 import { deploy } from './commands/deploy.ts';
@@ -23,7 +28,7 @@ import {
   describeCancellation,
   describeDeadline,
 } from './report/cancellation.ts';
-import { logSafe } from './report/log-text.ts';
+import { logExcerpt, logText } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
 import { renderSummary } from './report/summary.ts';
@@ -55,23 +60,24 @@ const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<voi
 };
 
 /**
- * Every secret of the run (API key, secret values, tokens): each line of the log and the whole
- * report pass through it before they are escaped (see api/redact.ts).
+ * Every secret of the run (API key, secret values, tokens, the secret values answers carry): each
+ * line of the log and the whole report pass through it, after controls are stripped and before
+ * anything is cut or escaped (the one text pipeline, api/redact.ts).
  */
 const redactor = new Redactor();
 
-// Messages carry server text (names, ids, statuses, error details): redacted, then made inert.
-const coreLogger: Logger = {
-  info: (message) => core.info(logText(message)),
-  notice: (message) => core.notice(logText(message)),
-  warning: (message) => core.warning(logText(message)),
-  debug: (message) => core.debug(logText(message)),
-  group: (title, body) => core.group(logText(title, 200), body),
-};
+/** A log line through the whole pipeline. */
+const forLog = (message: string, max?: number): string => logText(message, redactor, max);
 
-function logText(message: string, max?: number): string {
-  return logSafe(redactor.redact(message), max);
-}
+// Messages carry server text (names, ids, statuses, error details): cleaned, then made inert.
+const coreLogger: Logger = {
+  info: (message) => core.info(forLog(message)),
+  notice: (message) => core.notice(forLog(message)),
+  warning: (message) => core.warning(forLog(message)),
+  debug: (message) => core.debug(forLog(message)),
+  group: (title, body) => core.group(forLog(title, 200), body),
+  excerpt: (text, max) => logExcerpt(text, redactor, max),
+};
 
 /** A secret the log must never show, whatever its length: masked and redacted. */
 function maskAlways(value: string): void {
@@ -107,6 +113,11 @@ export async function run(): Promise<void> {
   const urlNote = apiUrlNote(core.getInput('api-url'), settings.api.url);
   if (urlNote !== undefined) core.info(urlNote);
   const secrets = maskSecrets(settings);
+  const answerMasks = new AnswerSecretMasks(redactor, settings.minMaskLength, [
+    rawKey,
+    ...settings.secrets.map((secret) => secret.value),
+    ...(settings.github.token ? [settings.github.token] : []),
+  ]);
   const report: CommandReport = {
     command: settings.command,
     outcome: 'failure',
@@ -121,7 +132,7 @@ export async function run(): Promise<void> {
       ...(deploymentId === undefined ? {} : { deploymentId }),
     };
   }
-  const client = createClient(settings, secrets);
+  const client = createClient(settings, secrets, (found) => maskAnswerSecrets(answerMasks, found));
   const cancellation = watchCancellation(report, client, settings.wait);
   const deadline = DEADLINE_COMMANDS.has(settings.command)
     ? commandDeadline(client, settings.waitTimeoutMs, report)
@@ -206,7 +217,29 @@ function maskSecrets(settings: Settings): string[] {
   return secrets;
 }
 
-function createClient(settings: Settings, secrets: string[]): ControlPlaneClient {
+/**
+ * The secret values of an answer, as soon as it is parsed: masked by the runner and redacted
+ * here (api/redact.ts, AnswerSecretMasks), bounded, with one notice when a bound is reached.
+ */
+function maskAnswerSecrets(masks: AnswerSecretMasks, secrets: readonly AnswerSecret[]): void {
+  const { mask, refused } = masks.take(secrets);
+  for (const value of mask) core.setSecret(value);
+  if (refused.length === 0) return;
+  const { count, valueLength, totalLength } = ANSWER_MASK_LIMITS;
+  const names = refused.slice(0, 10).join(', ');
+  const more = refused.length > 10 ? ` and ${refused.length - 10} more` : '';
+  core.notice(
+    forLog(
+      `The control plane's answers carry more secret values than this run registers as masks (at most ${count} values, each at most ${valueLength / 1024} KiB, ${totalLength / 1024} KiB in all): the values of ${names}${more} are not masked. The action never prints answer bodies; a later step that prints an answer could show them.`,
+    ),
+  );
+}
+
+function createClient(
+  settings: Settings,
+  secrets: string[],
+  onAnswerSecrets: (secrets: readonly AnswerSecret[]) => void,
+): ControlPlaneClient {
   return new ControlPlaneClient({
     baseUrl: settings.api.url,
     apiKey: settings.api.key,
@@ -215,11 +248,13 @@ function createClient(settings: Settings, secrets: string[]): ControlPlaneClient
     retry: { maxRetries: settings.api.maxRetries },
     secretValues: secrets,
     minSecretLength: settings.minMaskLength,
+    redactor,
+    onAnswerSecrets,
     clock,
     // The client's debug lines show paths, which hold server-chosen ids.
-    debug: (line) => core.debug(logSafe(line)),
+    debug: (line) => core.debug(forLog(line)),
     // A retry is told where people look: a refused connection is otherwise seconds of silence.
-    info: (line) => core.info(logText(line)),
+    info: (line) => core.info(forLog(line)),
   });
 }
 
@@ -304,7 +339,7 @@ function watchCancellation(
       writesSent: client.writesSent,
       waits,
     });
-    core.info(logSafe(`Cancellation received (${signal}): ${cancelledAt.notice}.`));
+    core.info(forLog(`Cancellation received (${signal}): ${cancelledAt.notice}.`));
     cancellation.abort(new Error(`the job was cancelled (${signal})`));
   };
   process.once('SIGINT', cancel);
@@ -374,14 +409,17 @@ async function finishReport(
   try {
     await reporting?.finish(shown);
   } catch (error) {
-    core.warning(logText(`GitHub reporting failed: ${messageOf(error)}`));
+    core.warning(forLog(`GitHub reporting failed: ${messageOf(error)}`));
   }
   await publish(shown);
 }
 
-/** The report with every secret removed; the `token` output alone keeps its (masked) value. */
+/**
+ * The report through stages 1 to 3 of the pipeline (controls stripped, every secret removed)
+ * before any reporter cuts or escapes it; the `token` output alone keeps its (masked) value.
+ */
 function redactReport(report: CommandReport): CommandReport {
-  return redactor.redactDeep(report, ['token']);
+  return redactor.cleanDeep(report, ['token']);
 }
 
 /** A run that has nothing to do (a fork's pull request): a notice and a summary, exit 0. */
@@ -390,7 +428,7 @@ async function skip(reason: string): Promise<void> {
   const what = `Skipped ${escapeMarkdown(command)}: ${escapeMarkdown(reason)}.`;
   const next =
     'Nothing was sent to the control plane. Deploy previews of fork pull requests only after review (see the README, "Forks").';
-  core.notice(logSafe(`Skipped: ${reason}. ${next}`));
+  core.notice(forLog(`Skipped: ${reason}. ${next}`));
   try {
     await core.summary
       .addRaw(`## ⏭️ ${escapeMarkdown(command)} skipped\n\n${what}\n\n${escapeMarkdown(next)}\n`)
@@ -411,7 +449,7 @@ async function startGitHubReporting(
     return reporting;
   } catch (error) {
     // GitHub reporting is a courtesy: a bug or an outage there never fails a deploy.
-    core.warning(logText(`GitHub reporting is off for this run: ${messageOf(error)}`));
+    core.warning(forLog(`GitHub reporting is off for this run: ${messageOf(error)}`));
     return undefined;
   }
 }
@@ -423,14 +461,19 @@ async function loadGitHubReporting(
 ): Promise<GitHubReporting | undefined> {
   try {
     const { GitHubReporting } = await import('./github/reporting.ts');
-    return new GitHubReporting(settings.github, context, {
-      info: (message) => core.info(redactor.redact(message)),
-      notice: (message) => core.notice(redactor.redact(message)),
-      warning: (message) => core.warning(redactor.redact(message)),
-      debug: (message) => core.debug(redactor.redact(message)),
-    });
+    return new GitHubReporting(
+      settings.github,
+      context,
+      {
+        info: (message) => core.info(forLog(message)),
+        notice: (message) => core.notice(forLog(message)),
+        warning: (message) => core.warning(forLog(message)),
+        debug: (message) => core.debug(forLog(message)),
+      },
+      redactor.redact,
+    );
   } catch (error) {
-    core.warning(logText(`GitHub reporting is off for this run: ${messageOf(error)}`));
+    core.warning(forLog(`GitHub reporting is off for this run: ${messageOf(error)}`));
     return undefined;
   }
 }
@@ -444,7 +487,7 @@ async function publish(report: CommandReport): Promise<void> {
     core.debug(`Job summary not written: ${messageOf(error)}`);
   }
   // Reasons and headlines carry server text (statuses, messages, names): made inert for the log.
-  if (report.outcome === 'warning' && report.reason) core.warning(logText(report.reason));
+  if (report.outcome === 'warning' && report.reason) core.warning(forLog(report.reason));
   if (
     report.outcome === 'failure' ||
     report.outcome === 'timeout' ||
@@ -452,8 +495,8 @@ async function publish(report: CommandReport): Promise<void> {
   ) {
     // On a line of its own: server text (a status message) never runs into the advice.
     const steps = report.nextStep ? `\n${report.nextStep}` : '';
-    core.setFailed(logText(`${report.reason ?? report.headline}${steps}`));
+    core.setFailed(forLog(`${report.reason ?? report.headline}${steps}`));
   } else {
-    core.info(logText(report.headline));
+    core.info(forLog(report.headline));
   }
 }

@@ -408,7 +408,7 @@ export class ControlPlaneClient {
       apiKey: this.#apiKey,
       ...(this.#userAgent === undefined ? {} : { userAgent: this.#userAgent }),
       dispatcher: this.#http.dispatcher,
-      redact: this.#http.redactorFor(),
+      redactor: this.#http.redactorFor(),
     });
   }
 
@@ -553,7 +553,7 @@ async function createDeploymentOnce(
     secrets: body.secrets.map((secret) => secret.value),
     signal,
   };
-  const redact = http.redactorFor(request.secrets);
+  const redactor = http.redactorFor(request.secrets);
   let answerLost = false;
   let attempts = 0;
   for (;;) {
@@ -569,12 +569,12 @@ async function createDeploymentOnce(
       const why = conflictAfterLoss
         ? '409 after a lost answer'
         : `answer lost (${error.code ?? error.status})`;
-      http.log(`POST /v2/deployments: ${why}; looking up deployment ${body.name}`, redact);
+      http.log(`POST /v2/deployments: ${why}; looking up deployment ${body.name}`, redactor);
       const found = await lookup(body.name, signal);
       if (found) {
         http.log(
           `POST /v2/deployments: deployment ${body.name} exists (${found.id}); not sending again`,
-          redact,
+          redactor,
         );
         return found;
       }
@@ -582,7 +582,7 @@ async function createDeploymentOnce(
       const wait = http.retryDelay(attempts - 1, error.retryAfterMs);
       http.log(
         `POST /v2/deployments: not created; retry ${attempts}/${http.policy.maxRetries} in ${wait} ms`,
-        redact,
+        redactor,
       );
       await http.pause(wait, signal);
     }

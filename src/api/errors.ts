@@ -9,7 +9,7 @@
  * message: never headers, bodies or secret values.
  */
 import type { z } from 'zod';
-import type { Redact } from './redact.ts';
+import { cleanText, type Redactor } from './redact.ts';
 import { describeIssues } from './schema-issues.ts';
 import { ErrorDetailSchema, HTTPValidationErrorSchema } from './schemas.ts';
 import type { TransportFailure } from './transport.ts';
@@ -179,17 +179,16 @@ interface ErrorBody {
 /** A location part (a field name) longer than this is cut: real ones are identifiers. */
 const MAX_LOCATION_PART_LENGTH = 200;
 
-function shorten(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
-}
-
 /**
- * Redacted before and after shortening: whitespace folding could otherwise rebuild a secret
- * that contains runs of spaces.
+ * Server text through the one pipeline (api/redact.ts): read up to `max` plus the longest form
+ * of a secret, controls stripped, secrets redacted, folded to one line; only then cut.
  */
-function clean(text: string, redact: Redact, max = MAX_DETAIL_LENGTH): string {
-  return redact(shorten(redact(text), max));
+function clean(text: string, redactor: Redactor, max = MAX_DETAIL_LENGTH): string {
+  const oneLine = cleanText(text, redactor, { max, oneLine: true });
+  if (oneLine.length <= max) return oneLine;
+  // Never half of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(oneLine.charAt(max - 1)) ? max - 1 : max;
+  return `${oneLine.slice(0, end)}…`;
 }
 
 function parseJson(text: string): unknown {
@@ -200,8 +199,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Parses and redacts an error body; empty bodies give an empty result. */
-export function parseErrorBody(text: string, redact: Redact): ErrorBody {
+/** Parses and cleans an error body; empty bodies give an empty result. */
+export function parseErrorBody(text: string, redactor: Redactor): ErrorBody {
   if (text.trim() === '') return {};
   const json = parseJson(text);
   const validation = HTTPValidationErrorSchema.safeParse(json);
@@ -209,19 +208,19 @@ export function parseErrorBody(text: string, redact: Redact): ErrorBody {
     return {
       validationErrors: validation.data.detail.map((issue) => ({
         loc: issue.loc.map((part) =>
-          typeof part === 'string' ? clean(part, redact, MAX_LOCATION_PART_LENGTH) : part,
+          typeof part === 'string' ? clean(part, redactor, MAX_LOCATION_PART_LENGTH) : part,
         ),
-        msg: clean(issue.msg, redact),
+        msg: clean(issue.msg, redactor),
         type: issue.type,
       })),
     };
   }
   const plain = ErrorDetailSchema.safeParse(json);
-  if (plain.success) return { detail: clean(plain.data.detail, redact) };
+  if (plain.success) return { detail: clean(plain.data.detail, redactor) };
   const detailField =
     typeof json === 'object' && json !== null ? (json as { detail?: unknown }).detail : undefined;
   const raw = detailField === undefined ? text : JSON.stringify(detailField);
-  return { detail: clean(raw, redact) };
+  return { detail: clean(raw, redactor) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,7 +240,8 @@ export interface RequestContext {
   path: string;
   subject?: Subject;
   tenantIdSent: boolean;
-  redact: Redact;
+  /** The run's secrets (and this request's): every message and server text is cleaned by it. */
+  redactor: Redactor;
   /** The `api-url` the path was appended to (never with credentials), for "wrong place" hints. */
   baseUrl?: string;
 }
@@ -375,7 +375,7 @@ export function httpFailure(ctx: RequestContext, facts: HttpFailureFacts): ApiEr
   const { status, body, attempts } = facts;
   return new ApiError({
     kind: 'http',
-    message: ctx.redact(httpMessage(ctx, status, body, attempts)),
+    message: ctx.redactor.redact(httpMessage(ctx, status, body, attempts)),
     method: ctx.method,
     path: ctx.path,
     status,
@@ -403,7 +403,7 @@ export function transportFailureError(
         : 'the control plane or the network between is unstable; try again later');
   return new ApiError({
     kind: 'transport',
-    message: ctx.redact(
+    message: ctx.redactor.redact(
       `${endpoint(ctx)} ${verb} after ${attemptsText(attempts)}${triedFor(attempts, elapsedMs)}: ${failure.description} (${failure.code})${urlTried(ctx)}; ${advice}`,
     ),
     method: ctx.method,
@@ -450,7 +450,7 @@ export function answerFailure(ctx: RequestContext, answer: FailedAnswer): ApiErr
   }
   return httpFailure(ctx, {
     status,
-    body: parseErrorBody(answer.text, ctx.redact),
+    body: parseErrorBody(answer.text, ctx.redactor),
     attempts,
     retryable: answer.retryable,
     retryAfterMs: answer.retryAfterMs,
@@ -466,7 +466,7 @@ export function redirectFailure(
   const target = location ? `to ${location}` : 'without a Location';
   return new ApiError({
     kind: 'redirect',
-    message: ctx.redact(
+    message: ctx.redactor.redact(
       `${endpoint(ctx)} answered ${status}, a redirect ${target}; redirects are not followed so that the API key never goes to another address: set the \`api-url\` input to the final address`,
     ),
     method: ctx.method,
@@ -490,7 +490,7 @@ export function invalidResponseError(
 ): ApiError {
   return new ApiError({
     kind: 'invalid-response',
-    message: ctx.redact(
+    message: ctx.redactor.redact(
       `unexpected response from ${endpoint(ctx)} (${status}): ${problem}${invalidResponseAdvice(ctx, status, kind)}`,
     ),
     method: ctx.method,

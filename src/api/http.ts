@@ -25,7 +25,13 @@ import {
   secondsText,
   transportFailureError,
 } from './errors.ts';
-import { createRedactor, DEFAULT_MIN_MASK_LENGTH, type Redact } from './redact.ts';
+import {
+  type AnswerSecret,
+  cleanText,
+  createRedactor,
+  DEFAULT_MIN_MASK_LENGTH,
+  type Redactor,
+} from './redact.ts';
 import {
   IDEMPOTENT_METHODS,
   parseRetryAfter,
@@ -78,6 +84,18 @@ export interface HttpClientOptions {
   secretValues?: string[];
   /** Secret values shorter than this are not redacted (the `min-mask-length` input). */
   minSecretLength?: number;
+  /**
+   * The run's one redactor (main.ts), which grows as secrets become known: the client's
+   * messages and debug lines are cleaned by it, with the API key and `secretValues` added.
+   * Default: one of the client's own.
+   */
+  redactor?: Redactor;
+  /**
+   * Called with the `secrets` items (`{name, value}`) of every answer, as soon as it is parsed
+   * and before anything else reads it (known-behaviour.md: answers carry secret values in plain
+   * text). The edge masks and redacts them.
+   */
+  onAnswerSecrets?: (secrets: readonly AnswerSecret[]) => void;
   /**
    * Where requests go; by default a private connection pool (honouring the proxy variables of
    * process.env, see createDispatcher in transport.ts) that `close()` shuts.
@@ -156,6 +174,30 @@ function answerProblem(schema: z.ZodType, answer: unknown, error: z.ZodError): s
 }
 
 /**
+ * The `secrets` items with a string value in an answer: a Deployment's (or a Revision's, on
+ * newer servers), and those of each resource of a listing.
+ */
+function answerSecretsOf(answer: unknown): AnswerSecret[] {
+  const found: AnswerSecret[] = [];
+  const collect = (resource: unknown): void => {
+    if (typeof resource !== 'object' || resource === null) return;
+    const secrets = (resource as { secrets?: unknown }).secrets;
+    if (!Array.isArray(secrets)) return;
+    for (const secret of secrets) {
+      if (typeof secret !== 'object' || secret === null) continue;
+      const { name, value } = secret as { name?: unknown; value?: unknown };
+      if (typeof value === 'string' && value !== '') {
+        found.push({ name: typeof name === 'string' ? name : '(unnamed)', value });
+      }
+    }
+  };
+  collect(answer);
+  const resources = (answer as { resources?: unknown } | null)?.resources;
+  if (Array.isArray(resources)) for (const resource of resources) collect(resource);
+  return found;
+}
+
+/**
  * A deadline every request of a client keeps while it is set (HttpClient.setBound): one per
  * command, `wait-timeout` from its start. No request starts after `retryDeadline`, no retry is
  * scheduled past it, and `signal` stops what is still in flight (at the deadline plus the
@@ -182,9 +224,8 @@ export class HttpClient {
   readonly #baseUrl: string;
   readonly #headers: Record<string, string>;
   readonly #tenantIdSent: boolean;
-  readonly #secrets: readonly string[];
-  readonly #apiKey: string;
-  readonly #minSecretLength: number;
+  readonly #redactor: Redactor;
+  readonly #onAnswerSecrets: ((secrets: readonly AnswerSecret[]) => void) | undefined;
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #debug: ((line: string) => void) | undefined;
@@ -195,7 +236,6 @@ export class HttpClient {
   readonly #writesInFlight = new Set<WriteInFlight>();
   #writesSent = 0;
   #rateLimits: RateLimits = { answers: 0 };
-  #redact: Redact | undefined;
   #bound: RequestBound | undefined;
 
   constructor(options: HttpClientOptions) {
@@ -209,9 +249,17 @@ export class HttpClient {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#headers = requestHeaders(options);
     this.#tenantIdSent = Boolean(options.tenantId);
-    this.#apiKey = options.apiKey;
-    this.#secrets = options.secretValues ?? [];
-    this.#minSecretLength = options.minSecretLength ?? DEFAULT_MIN_MASK_LENGTH;
+    const secrets = options.secretValues ?? [];
+    const always = [options.apiKey];
+    if (options.redactor) {
+      this.#redactor = options.redactor;
+      for (const secret of secrets) this.#redactor.add(secret);
+      this.#redactor.addAlways(options.apiKey);
+    } else {
+      const minLength = options.minSecretLength ?? DEFAULT_MIN_MASK_LENGTH;
+      this.#redactor = createRedactor(secrets, { minLength, always });
+    }
+    this.#onAnswerSecrets = options.onAnswerSecrets;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#debug = options.debug;
@@ -231,20 +279,9 @@ export class HttpClient {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  redactorFor(secrets: readonly string[] = []): Redact {
-    // Built once for the requests that carry no secret of their own (every poll is one).
-    if (secrets.length === 0) {
-      this.#redact ??= this.#redactorWith([]);
-      return this.#redact;
-    }
-    return this.#redactorWith(secrets);
-  }
-
-  #redactorWith(secrets: readonly string[]): Redact {
-    return createRedactor([...this.#secrets, ...secrets], {
-      minLength: this.#minSecretLength,
-      always: [this.#apiKey],
-    });
+  /** The client's redactor, with the secret values one request carries when it has any. */
+  redactorFor(secrets: readonly string[] = []): Redactor {
+    return secrets.length === 0 ? this.#redactor : this.#redactor.withSecrets(secrets);
   }
 
   contextFor(req: Pick<HttpRequest, 'method' | 'path' | 'subject' | 'secrets'>): RequestContext {
@@ -253,14 +290,14 @@ export class HttpClient {
       path: req.path,
       subject: req.subject,
       tenantIdSent: this.#tenantIdSent,
-      redact: this.redactorFor(req.secrets),
+      redactor: this.redactorFor(req.secrets),
       baseUrl: this.#baseUrl,
     };
   }
 
-  /** Writes a debug line, redacted. */
-  log(line: string, redact: Redact = this.redactorFor()): void {
-    this.#debug?.(redact(line));
+  /** Writes a debug line, cleaned (controls stripped, then secrets redacted). */
+  log(line: string, redactor: Redactor = this.#redactor): void {
+    if (this.#debug) this.#debug(cleanText(line, redactor));
   }
 
   /** The wait before retry number `retryIndex + 1` (0-based), honouring a Retry-After. */
@@ -361,7 +398,7 @@ export class HttpClient {
       const shown = `${req.method} ${req.path}${req.query?.size ? `?${req.query}` : ''}`;
 
       if (outcome.type === 'answer' && this.#isAccepted(outcome.status, req)) {
-        this.log(`${shown} → ${outcome.status} in ${took}`, ctx.redact);
+        this.log(`${shown} → ${outcome.status} in ${took}`, ctx.redactor);
         return { status: outcome.status, text: outcome.text, attempts: attempt };
       }
       const error = this.#failure(ctx, outcome, attempt, this.#clock.now() - firstStarted);
@@ -387,7 +424,7 @@ export class HttpClient {
               ? `; not retried: a retry in ${wait} ms would start after the caller's deadline`
               : undefined;
       if (stop !== undefined) {
-        this.log(`${shown} → ${result} in ${took}${stop}`, ctx.redact);
+        this.log(`${shown} → ${result} in ${took}${stop}`, ctx.redactor);
         const deadline = req.retryDeadline;
         if (
           retries &&
@@ -406,15 +443,16 @@ export class HttpClient {
       }
       this.log(
         `${shown} → ${result} in ${took}; retry ${attempt}/${this.policy.maxRetries} in ${wait} ms`,
-        ctx.redact,
+        ctx.redactor,
       );
       const failed =
         outcome.type === 'no-answer'
           ? `${outcome.failure.description} (${outcome.failure.code})`
           : `answered ${outcome.status}`;
       this.#info?.(
-        ctx.redact(
+        cleanText(
           `${req.method} ${this.#baseUrl}${req.path}: ${failed}; retry ${attempt} of ${this.policy.maxRetries} in ${secondsText(wait)}.`,
+          ctx.redactor,
         ),
       );
       await this.pause(wait, req.signal);
@@ -437,6 +475,12 @@ export class HttpClient {
       const problem = empty ? 'the body is empty' : 'the body is not JSON';
       const kind = empty ? 'empty' : 'not-json';
       throw invalidResponseError(ctx, answer.status, problem, answer.attempts, kind);
+    }
+    // Before the schema looks at it: an answer that does not fit may still carry secret values,
+    // and the message that says why it does not fit quotes what it found.
+    if (this.#onAnswerSecrets) {
+      const secrets = answerSecretsOf(parsed);
+      if (secrets.length > 0) this.#onAnswerSecrets(secrets);
     }
     const checked = schema.safeParse(parsed);
     if (!checked.success) {

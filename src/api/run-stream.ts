@@ -18,7 +18,7 @@ import {
   RunStreamError,
   transportFailureError,
 } from './errors.ts';
-import { createRedactor, type Redact } from './redact.ts';
+import { cleanText, createRedactor, type Redactor } from './redact.ts';
 import { RETRYABLE_STATUSES } from './retry-policy.ts';
 import { type RunStreamChunk, type RunStreamRequest, RunStreamRequestSchema } from './schemas.ts';
 import {
@@ -60,8 +60,8 @@ interface RunStreamOptions {
   dispatcher?: Dispatcher;
   /** See MAX_RUN_STREAM_BYTES. */
   maxStreamBytes?: number;
-  /** Redacts messages; by default the API key alone is redacted. */
-  redact?: Redact;
+  /** Cleans messages and server text; by default with the API key alone as a secret. */
+  redactor?: Redactor;
 }
 
 /** What a caller of ControlPlaneClient.runStream gives: the client supplies the rest. */
@@ -80,17 +80,22 @@ function streamUrl(deploymentUrl: string): URL {
 
 function runFailure(ctx: RequestContext, data: unknown): RunStreamError {
   const fields = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-  const errorName = typeof fields.error === 'string' ? ctx.redact(fields.error) : undefined;
+  const errorName =
+    typeof fields.error === 'string'
+      ? cleanText(fields.error, ctx.redactor, { oneLine: true })
+      : undefined;
   const rawMessage =
     typeof fields.message === 'string'
       ? fields.message
       : typeof data === 'string'
         ? data
         : undefined;
-  const detail = rawMessage === undefined ? undefined : ctx.redact(rawMessage);
+  const detail = rawMessage === undefined ? undefined : cleanText(rawMessage, ctx.redactor);
   const said = [errorName, detail].filter(Boolean).join(': ') || 'no details sent';
   return new RunStreamError({
-    message: ctx.redact(`the run (${ctx.method} ${ctx.path}) failed on the deployment: ${said}`),
+    message: ctx.redactor.redact(
+      `the run (${ctx.method} ${ctx.path}) failed on the deployment: ${said}`,
+    ),
     path: ctx.path,
     ...(errorName === undefined ? {} : { errorName }),
     ...(detail === undefined ? {} : { detail }),
@@ -131,7 +136,7 @@ export async function* runStream(
     method: 'POST',
     path: url.pathname,
     tenantIdSent: false,
-    redact: options.redact ?? createRedactor([options.apiKey]),
+    redactor: options.redactor ?? createRedactor([options.apiKey]),
   };
   const dispatcher = options.dispatcher ?? createDispatcher();
   try {

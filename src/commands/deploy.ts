@@ -5,7 +5,6 @@
 
 import { messageOf } from '../api/errors.ts';
 import type { Deployment } from '../api/schemas.ts';
-import { logSafe } from '../report/log-text.ts';
 import { attemptOrigin, type CommandReport, type DeployAttempt } from '../report/types.ts';
 import {
   createOnlyNotices,
@@ -21,7 +20,7 @@ import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts'
 import type { TimelineEntry } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
-import type { CommandContext } from './steps/command-context.ts';
+import type { CommandContext, Logger } from './steps/command-context.ts';
 import { createDeployment, findDeploymentToDeploy } from './steps/create-deployment.ts';
 import { recordDeployment, recordRevision } from './steps/describe.ts';
 import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
@@ -390,7 +389,7 @@ async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt
       const redeploy = attemptOrigin(attempt, (id) => id);
       const last = attempt.logTail?.at(-1);
       ctx.log.info(
-        `Attempt ${index + 1}: revision ${attempt.revisionId}${redeploy} ${logSafe(attempt.status, 64)}${last === undefined ? '' : `: ${logSafe(last, 500)}`}`,
+        `Attempt ${index + 1}: revision ${attempt.revisionId}${redeploy} ${ctx.log.excerpt(attempt.status, 64)}${last === undefined ? '' : `: ${ctx.log.excerpt(last, 500)}`}`,
       );
     });
   });
@@ -519,7 +518,7 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
   const verb = plan.action === 'create' ? 'create' : 'patch';
   ctx.log.info(`Plan: ${verb} deployment ${name ?? ''}`.trimEnd());
   for (const change of plan.changes) {
-    ctx.log.info(`  ${change.path}: ${show(change.from)} -> ${show(change.to)}`);
+    ctx.log.info(`  ${change.path}: ${show(ctx.log, change.from)} -> ${show(ctx.log, change.to)}`);
   }
   if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
     ctx.log.info(
@@ -537,6 +536,6 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
   }
 }
 
-function show(value: unknown): string {
-  return value === undefined ? '(unset)' : logSafe(JSON.stringify(value), 200);
+function show(log: Logger, value: unknown): string {
+  return value === undefined ? '(unset)' : log.excerpt(JSON.stringify(value), 200);
 }

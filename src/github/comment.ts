@@ -164,6 +164,11 @@ interface PublishPrCommentOptions {
   /** Built from the token by the caller; undefined when there is no token. */
   octokit: GitHubClient | undefined;
   log: ReporterLog & { notice(message: string): void };
+  /**
+   * The run's redaction, once more over the rendered body: the report is cleaned already
+   * (main.ts), and the runner never masks what goes to GitHub's API.
+   */
+  redact: (text: string) => string;
 }
 
 export async function publishPrComment(
@@ -180,10 +185,9 @@ export async function publishPrComment(
     else log.debug(`No PR comment: ${reason}.`);
     return { status: 'skipped', reason };
   }
-  const body = renderPrComment(options.report, {
-    deploymentName: options.deploymentName,
-    github,
-  });
+  const body = options.redact(
+    renderPrComment(options.report, { deploymentName: options.deploymentName, github }),
+  );
   return upsertPrComment({
     octokit,
     owner: github.owner,

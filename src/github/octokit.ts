@@ -8,7 +8,6 @@
  * and a network failure arrives without a response.
  */
 import type { getOctokit } from '@actions/github';
-import { logSafe } from '../report/log-text.ts';
 
 /** The client @actions/github builds (REST endpoint methods + pagination). */
 export type GitHubClient = ReturnType<typeof getOctokit>;
@@ -39,8 +38,6 @@ interface ErrorShape {
   message?: unknown;
   response?: { headers?: Record<string, string | number | undefined> };
 }
-
-const MAX_SERVER_MESSAGE = 200;
 
 /**
  * @param action what was being done, e.g. "update the PR comment"
@@ -128,10 +125,14 @@ function resetHint(headers: Record<string, string | number | undefined>): string
   return '';
 }
 
-/** GitHub's error text (or a network error's), one line, bounded and safe to print. */
+/**
+ * GitHub's error text (or a network error's), on one line. Not cut here: the reporter's log
+ * (main.ts) takes every message through the one text pipeline, which cuts only after secrets
+ * are redacted.
+ */
 function serverMessage(message: unknown): string {
   const text = typeof message === 'string' && message.trim() !== '' ? message : 'no message';
   // GitHub's front end answers an outage with an HTML page: its markup says nothing useful.
   if (/^\s*<(!doctype|html)/i.test(text)) return 'an HTML error page';
-  return logSafe(text.replace(/\s+/g, ' ').trim(), MAX_SERVER_MESSAGE);
+  return text.replace(/\s+/g, ' ').trim();
 }

@@ -40,11 +40,22 @@ export class GitHubReporting {
   readonly #settings: GitHubReportingSettings;
   readonly #context: GitHubContext;
   readonly #log: GitHubLog;
+  readonly #redact: (text: string) => string;
 
-  constructor(settings: GitHubReportingSettings, context: GitHubContext, log: GitHubLog) {
+  /**
+   * `redact`: the run's redaction, applied once more to what goes to GitHub's API (the runner
+   * masks only its own log and summary); the report is cleaned already.
+   */
+  constructor(
+    settings: GitHubReportingSettings,
+    context: GitHubContext,
+    log: GitHubLog,
+    redact: (text: string) => string,
+  ) {
     this.#settings = settings;
     this.#context = context;
     this.#log = log;
+    this.#redact = redact;
     this.#octokit = settings.token
       ? createGitHubClient(settings.token, context.apiUrl, log)
       : undefined;
@@ -108,6 +119,7 @@ export class GitHubReporting {
       enabled: this.#settings.prComment,
       octokit: this.#octokit,
       log: this.#log,
+      redact: this.#redact,
     });
     if (result.status !== 'skipped') {
       this.#log.info(`PR comment ${result.status}: ${result.url}`);
@@ -173,7 +185,8 @@ export class GitHubReporting {
     // A failure's reason (the server's status message) is what a person on the environment
     // page needs; the report is redacted, so it may be shown.
     const failed = report.outcome === 'failure' || report.outcome === 'timeout';
-    const description = githubDescription((failed ? report.reason : undefined) ?? report.headline);
+    const shown = githubDescription((failed ? report.reason : undefined) ?? report.headline);
+    const description = shown === undefined ? undefined : this.#redact(shown);
     if (this.#deployment) {
       await finishGitHubDeployment(this.#deployment, {
         state: githubDeploymentStateFor(report.outcome),

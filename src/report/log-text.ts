@@ -1,6 +1,8 @@
 /**
- * Server text made safe to print in the runner log, and the plain-text helpers every medium
- * builds on (markdown.ts escapes on top of these and re-exports `truncate`).
+ * The log's half of the one text pipeline (api/redact.ts has the first half): server text,
+ * cleaned (bounded, controls stripped, secrets redacted), then workflow commands neutralised and
+ * cut to size. Also the plain-text cut every medium builds on (markdown.ts re-exports
+ * `truncate`).
  *
  * The runner reads the action's stdout line by line and obeys workflow commands in it:
  * `::name args::value` when a line starts with `::` after leading whitespace (`::add-mask::`,
@@ -8,49 +10,12 @@
  * ANYWHERE in a line. A server string printed as is could mask values, stop command processing,
  * fake annotations or set outputs. Terminal escape sequences could also hide or rewrite lines.
  */
+import { cleanText, type Redactor, stripTerminalControls } from '../api/redact.ts';
+
 export const DEFAULT_LOG_TEXT_MAX = 4000;
 
 /** Zero-width space: invisible in the log, but breaks the `::` and `##[` markers. */
 const BREAK = '\u200B';
-
-/**
- * ANSI/VT escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`, e.g. hyperlinks),
- * DCS/SOS/PM/APC strings, two-character escapes, and their one-byte C1 forms (0x9B CSI,
- * 0x9D OSC, 0x90/0x98/0x9E/0x9F strings). Every part is linear: no nested quantifiers.
- */
-const ESCAPE_SEQUENCE = new RegExp(
-  [
-    '(?:\\u001B\\[|\\u009B)[0-?]*[ -/]*[@-~]?',
-    '(?:\\u001B\\]|\\u009D)[^\\u0007\\u001B\\u009C\\n]*(?:\\u0007|\\u001B\\\\|\\u009C)?',
-    '(?:\\u001B[PX^_]|[\\u0090\\u0098\\u009E\\u009F])[^\\u001B\\u009C\\n]*(?:\\u001B\\\\|\\u009C)?',
-    '\\u001B[ -/]*[0-~]?',
-  ].join('|'),
-  'g',
-);
-
-/** Line breaks a terminal or the runner could honour, folded to `\n`. */
-const LINE_BREAK = /\r\n?|[\v\f\u0085\u2028\u2029]/g;
-
-/**
- * Control characters left after escape sequences are gone (C0 except tab and newline, DEL, C1),
- * and the bidirectional overrides and isolates that make text display in another order than it
- * reads ("Trojan Source").
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-
-/**
- * Removes terminal escape sequences, control characters and bidi overrides; folds every line
- * break to `\n`, keeps tabs, and replaces lone surrogates with U+FFFD. Shared by every medium
- * that shows server text.
- */
-export function stripTerminalControls(text: string): string {
-  return text
-    .toWellFormed()
-    .replace(ESCAPE_SEQUENCE, '')
-    .replace(LINE_BREAK, '\n')
-    .replace(CONTROL, '');
-}
 
 /**
  * The first `max` code points of `text` (a surrogate pair is never split), followed by
@@ -100,15 +65,31 @@ const LEGACY_COMMAND = /#(?=#\[)/g;
 const COMMAND_DATA_ESCAPE = /%(?=0A|0D|25|3A|2C)/gi;
 
 /**
- * Server text for the runner log: no escape sequences or control characters, no workflow command
- * at the start of any line (this text's own start included: callers may print it at the start of
- * a line), no `##[` anywhere, no decodable `%0A`-style escapes, at most `max` characters (code
- * points) plus a "(N more characters)" note. Tabs and newlines stay.
+ * Text already cleaned (api/redact.ts, `cleanText`) for the runner log: no workflow command at
+ * the start of any line (this text's own start included: callers may print it at the start of a
+ * line), no `##[` anywhere, no decodable `%0A`-style escapes, at most `max` characters (code
+ * points) plus a "(N more characters)" note. Tabs and newlines stay. The cut comes before the
+ * neutralising only because that is the same as cutting after it on whole units: a break is
+ * never separated from the character it follows.
  */
 export function logSafe(text: string, max = DEFAULT_LOG_TEXT_MAX): string {
+  // Stripping again costs little and keeps a caller's own text (never server text) inert too.
   const visible = truncate(stripTerminalControls(String(text)), max);
   return visible
     .replace(LINE_START_COMMAND, `$1:${BREAK}`)
     .replace(LEGACY_COMMAND, `#${BREAK}`)
     .replace(COMMAND_DATA_ESCAPE, `%${BREAK}`);
+}
+
+/** Server text for a log line: the whole pipeline, secrets redacted before anything is cut. */
+export function logText(raw: unknown, redactor: Redactor, max = DEFAULT_LOG_TEXT_MAX): string {
+  return logSafe(cleanText(raw, redactor, { max }), max);
+}
+
+/**
+ * Server text as a part of a log message (a status message in a status line): cleaned, then cut
+ * to `max`; the whole message goes through `logText` when it is printed.
+ */
+export function logExcerpt(raw: unknown, redactor: Redactor, max: number): string {
+  return truncate(cleanText(raw, redactor, { max }), max);
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
+import { DEFAULT_MIN_MASK_LENGTH, maskedValuesOf } from '../api/redact.ts';
 import type { Secret } from '../api/schemas.ts';
 import type { Environment } from '../api/transport.ts';
 import { InputError } from './input-error.ts';
@@ -37,20 +37,10 @@ export function secretValues(
   minLength: number = DEFAULT_MIN_MASK_LENGTH,
 ): string[] {
   const values = new Set<string>();
-  for (const { value } of secrets) {
-    if (value.length < minLength) continue;
-    values.add(value);
-    // The runner masks a registered value only as a whole; a multi-line secret printed line by
-    // line (a PEM key in a stack trace) would otherwise leak. Short lines (`}` of a JSON secret)
-    // are left out for the same reason as short values.
-    if (value.includes('\n')) {
-      for (const line of value.split(/\r?\n/)) {
-        if (line.trim().length >= Math.max(minLength, DEFAULT_MIN_MASK_LENGTH)) {
-          values.add(line.trim());
-        }
-      }
-    }
-  }
+  // A multi-line value's lines too (api/redact.ts, maskedValuesOf): the runner masks a
+  // registered value only as a whole, and a PEM key printed line by line would otherwise leak.
+  for (const { value } of secrets)
+    for (const form of maskedValuesOf(value, minLength)) values.add(form);
   return [...values];
 }
 

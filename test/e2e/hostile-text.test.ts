@@ -340,10 +340,22 @@ describe('secrets a server echoes back', () => {
 
     const leaky = { ...clean, stdout: `${clean.stdout}\nsaw tok-123456`, summary: 'value-xyz' };
     expect(leaksOfRun({ options, run: leaky })).toEqual([
-      'summary contains a secret',
-      'stdout contains a secret',
+      'summary contains a secret (as is)',
+      'stdout contains a secret (as is)',
     ]);
     const inOutput = { ...clean, outputs: { ...clean.outputs, result: '{"key":"key-abcdef"}' } };
-    expect(leaksOfRun({ options, run: inOutput })).toEqual(['output result contains a secret']);
+    expect(leaksOfRun({ options, run: inOutput })).toEqual([
+      'output result contains a secret (as is)',
+    ]);
+    // The forms a sink could let through: escaped for Markdown, or a long secret cut short.
+    const longKey = { inputs: { ...options.inputs, 'api-key': 'key-0123456789abcdef' } };
+    const escaped = { ...clean, summary: 'saw value\\-xyz' };
+    expect(leaksOfRun({ options, run: escaped })).toEqual([
+      'summary contains a secret (Markdown-escaped)',
+    ]);
+    const cut = { ...clean, stdout: `${clean.stdout}\nkey=key-0123456789…` };
+    expect(leaksOfRun({ options: longKey, run: cut })).toEqual([
+      'stdout contains a secret (its beginning)',
+    ]);
   });
 });

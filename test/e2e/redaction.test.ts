@@ -225,3 +225,225 @@ describe('min-mask-length', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Build logs: secrets split by controls, and straddling every cut (issue #26, point 1)
+// ---------------------------------------------------------------------------------------------
+
+/** Every stretch of six characters of a secret: none may show anywhere. */
+function stretchesOf(secret: string, length = 6): string[] {
+  return Array.from({ length: secret.length - length + 1 }, (_, at) =>
+    secret.slice(at, at + length),
+  );
+}
+
+/**
+ * No stretch of any of `secrets` in the log, the summary, the PR comment on PR 12, the outputs,
+ * stderr or the GitHub deployments of a run.
+ */
+function expectNoStretch(run: ActionRun, secrets: readonly string[]): void {
+  const places: [string, string][] = [
+    ['the log', withoutMaskCommands(run.stdout)],
+    ['the summary', run.summary],
+    ['the PR comment', github.comments(12)[0]?.body ?? ''],
+    ['the outputs', JSON.stringify(run.outputs)],
+    ['stderr', run.stderr],
+    ['the GitHub deployment', JSON.stringify(github.deployments())],
+  ];
+  for (const [where, text] of places) {
+    for (const secret of secrets) {
+      for (const stretch of stretchesOf(secret)) {
+        expect(text, `${where} shows "${stretch}" of a secret`).not.toContain(stretch);
+      }
+    }
+  }
+}
+
+/** A value in the middle of a line, split by `by`. */
+const splitBy = (value: string, by: string): string => `${value.slice(0, 7)}${by}${value.slice(7)}`;
+
+/** The controls a build can split a secret with. */
+const SPLITTERS: Record<string, string> = {
+  'an ANSI colour': '\u001b[1;31m',
+  'an ANSI reset': '\u001b[0m',
+  NUL: '\u0000',
+  'a bidi override': '\u202e',
+  'a bidi isolate': '\u2067',
+  'a C0 control (BEL)': '\u0007',
+  'a C1 control (NEL)': '\u0085',
+  'a C1 CSI': '\u009b0m',
+  'a lone ESC': '\u001b',
+};
+
+/**
+ * Build-log lines that print each value split by each control (`env …` lines), and so that it
+ * straddles every cut a sink makes (`x…` lines: 300 in the PR comment, 500 in the log and the
+ * summary).
+ */
+function hostileBuildLog(values: readonly string[]): string[] {
+  const lines: string[] = ['Step 1/3: installing'];
+  for (const value of values) {
+    for (const [kind, by] of Object.entries(SPLITTERS)) {
+      lines.push(`env (${kind}): VALUE=${splitBy(value, by)} end`);
+    }
+    for (const cut of [300, 500]) {
+      for (const inside of [1, Math.floor(value.length / 2), value.length - 1]) {
+        lines.push(`${'x'.repeat(cut - inside)}${value}${'y'.repeat(40)}`);
+      }
+    }
+  }
+  return lines;
+}
+
+describe('secrets in build logs', () => {
+  const VALUES = [API_KEY, SECRET];
+
+  async function failedBuildWith(lines: string[], extra: Record<string, string> = {}) {
+    // One status a read: the stream sees the build running, however slow the machine.
+    emulator.scriptRevision('agent-pr-12', {
+      outcome: 'build-fail',
+      buildLog: lines,
+      stepEachRead: true,
+    });
+    return runAction({
+      inputs: inputs({ 'build-logs': 'stream', ...extra }),
+      env: await pullRequestEnv(),
+    });
+  }
+
+  it('never show in the log, the summary or the PR comment, split by controls', async () => {
+    const lines = hostileBuildLog(VALUES).filter((line) => line.startsWith('env'));
+    const run = await failedBuildWith([...lines, 'ERROR: the build failed']);
+
+    expect(run.exitCode).toBe(1);
+    const comment = github.comments(12)[0]?.body ?? '';
+    expect(comment).toContain('Build log');
+    expectNoStretch(run, VALUES);
+    // The lines are there, the values replaced (in the failure log's group; the stream shows
+    // them too when a poll saw the build running).
+    expect(run.stdout).toContain('env (an ANSI colour): VALUE=*** end');
+    expect(run.stdout).toContain('build | env (a lone ESC): VALUE=*** end');
+    expect(run.stdout).toContain('env (NUL): VALUE=*** end');
+    expect(run.summary).toContain('env (a bidi override): VALUE=*** end');
+    expect(comment).toContain('env (a C1 control (NEL)): VALUE=*** end');
+  });
+
+  it('never show when they straddle a cut of a line (300, 500 characters)', async () => {
+    const lines = hostileBuildLog(VALUES).filter((line) => line.startsWith('x'));
+    const run = await failedBuildWith([...lines, 'ERROR: the build failed']);
+
+    expect(run.exitCode).toBe(1);
+    const comment = github.comments(12)[0]?.body ?? '';
+    expect(comment).toContain('Build log');
+    expectNoStretch(run, VALUES);
+    // Each line was cut after its value was redacted: the marker shows where it was.
+    expect(run.stdout).toMatch(/x{200,}\*\*\*/);
+    expect(run.stdout).toMatch(/build \| x{200,}\*\*\*/);
+    expect(run.summary).toMatch(/x{200,}\*\*\*/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Secret values in answers (issue #31, point 3)
+// ---------------------------------------------------------------------------------------------
+
+describe('a secret set in the UI, which the server answers in plain text', () => {
+  const UI_SECRET = 'ui-only-token-4b9e2f17';
+
+  /** A preview deployment that already has a secret the workflow never passes. */
+  async function deploymentWithUiSecret(): Promise<string> {
+    const first = await runAction({ inputs: inputs() });
+    expect(first.exitCode).toBe(0);
+    const id = first.outputs['deployment-id'] ?? '';
+    emulator.setSecretInUi(id, { name: 'UI_TOKEN', value: UI_SECRET });
+    return id;
+  }
+
+  it('is masked at once and never shown, though the server prints it in its build log', async () => {
+    await deploymentWithUiSecret();
+    emulator.scriptRevision('agent-pr-12', {
+      outcome: 'build-fail',
+      buildLog: [
+        `export UI_TOKEN=${UI_SECRET}`,
+        `colour: ${splitBy(UI_SECRET, '\u001b[32m')}`,
+        `${'x'.repeat(495)}${UI_SECRET}`,
+        'ERROR: the build failed',
+      ],
+    });
+    // An explicit ref: the pull request's head commit is not one the emulator builds, and this
+    // run's revision is proven by its ref alone then.
+    const run = await runAction({
+      inputs: inputs({ 'build-logs': 'stream', 'repo-ref': 'ui-secret-check' }),
+      env: await pullRequestEnv(),
+    });
+
+    expect(run.exitCode).toBe(1);
+    // Registered with the runner, as soon as the first answer carrying it was read.
+    expect(maskedValues(run.stdout)).toContain(UI_SECRET);
+    const firstMask = run.stdout.indexOf(`::add-mask::${UI_SECRET}`);
+    expect(firstMask).toBeGreaterThan(-1);
+    expect(firstMask).toBeLessThan(run.stdout.indexOf('export UI_TOKEN=***'));
+    const comment = github.comments(12)[0]?.body ?? '';
+    expect(comment).toContain('export UI_TOKEN=***');
+    expectNoStretch(run, [UI_SECRET]);
+    // The result output names the secrets and never carries a value (the PATCH, which sends
+    // the workflow's secrets, replaced the emulator's UI one).
+    const result = JSON.parse(run.outputs.result ?? '{}') as { secrets?: unknown };
+    expect(result.secrets).toEqual([{ name: 'DATABASE_PASSWORD' }]);
+  });
+
+  it('is never shown when an error detail quotes it', async () => {
+    const id = await deploymentWithUiSecret();
+    emulator.inject({
+      method: 'PATCH',
+      path: `/v2/deployments/${id}`,
+      kind: 'status',
+      status: 400,
+      detail: `secret UI_TOKEN=${splitBy(UI_SECRET, '\u0000')} conflicts with ${'z'.repeat(990)}${UI_SECRET}`,
+    });
+    const run = await runAction({ inputs: inputs(), env: await pullRequestEnv() });
+
+    expect(run.exitCode).toBe(1);
+    expect(maskedValues(run.stdout)).toContain(UI_SECRET);
+    expect(run.stdout).toContain('secret UI_TOKEN=*** conflicts');
+    expect(github.comments(12)[0]?.body).toContain('conflicts');
+    expectNoStretch(run, [UI_SECRET]);
+  });
+
+  it('is masked from a server that answers placeholders only as what it is: nothing to mask', async () => {
+    const hiding = await startEmulator({
+      apiKey: API_KEY,
+      stepMs: 10,
+      secretsInAnswers: 'placeholders',
+    });
+    try {
+      const run = await runAction({ inputs: inputs({ 'api-url': hiding.url }) });
+      expect(run.exitCode).toBe(0);
+      expect(maskedValues(run.stdout)).not.toContain('********');
+      expect(maskedValues(run.stdout)).toContain(SECRET);
+    } finally {
+      await hiding.close();
+    }
+  });
+
+  it('bounds what a hostile answer adds to the masks, with one notice', async () => {
+    const id = await deploymentWithUiSecret();
+    emulator.setSecretInUi(id, { name: 'HUGE', value: 'h'.repeat(1024 * 1024) });
+    for (let index = 0; index < 150; index++) {
+      emulator.setSecretInUi(id, { name: `FLOOD_${index}`, value: `flood-value-${index}-abcdef` });
+    }
+    const run = await runAction({ inputs: inputs() });
+
+    expect(run.exitCode).toBe(0);
+    const masks = maskedValues(run.stdout).filter((value) => value.startsWith('flood-value-'));
+    expect(masks.length).toBeGreaterThan(0);
+    expect(masks.length).toBeLessThanOrEqual(100);
+    expect(maskedValues(run.stdout).some((value) => value.startsWith('hhhh'))).toBe(false);
+    const notices = run.stdout.split('\n').filter((line) => line.startsWith('::notice::'));
+    const bounded = notices.filter((line) => line.includes('more secret values than this run'));
+    expect(bounded).toHaveLength(1);
+    expect(bounded[0]).toContain('the values of HUGE, FLOOD_');
+    expect(bounded[0]).toMatch(/and \d+ more are not masked/);
+    expect(run.stdout.length).toBeLessThan(200_000);
+  });
+});

@@ -57,6 +57,7 @@ const FaultCommand = z.strictObject({
     'endless-body',
   ]),
   status: z.number().int().min(100).max(599).optional(),
+  detail: z.string().optional(),
   retryAfter: z.string().optional(),
   delayMs: z.number().nonnegative().optional(),
   bytes: z.number().int().nonnegative().optional(),

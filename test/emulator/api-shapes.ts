@@ -347,8 +347,8 @@ export type Deployment = {
   source: SourceKind;
   source_config: SourceConfig;
   source_revision_config: (SourceRevisionConfig & { repo_commit_sha: string }) | null;
-  /** Names only: see views.ts. */
-  secrets: { name: string }[];
+  /** With their values in plain text, names only, or placeholders: see views.ts. */
+  secrets: { name: string; value?: string }[];
   created_at: string;
   updated_at: string;
   status: string;

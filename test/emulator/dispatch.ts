@@ -106,7 +106,7 @@ function handle(dispatcher: Dispatcher, request: EmulatorRequest): Reply {
 function injectedReply(fault: Fault): Reply {
   const status = fault.status ?? 500;
   const headers = fault.retryAfter === undefined ? undefined : { 'retry-after': fault.retryAfter };
-  return detail(status, `injected ${status}`, headers);
+  return detail(status, fault.detail ?? `injected ${status}`, headers);
 }
 
 function drop(response: ServerResponse, entry: RecordedRequest, fault: Fault): void {

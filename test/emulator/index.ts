@@ -100,8 +100,13 @@ export interface Emulator {
   deployments(): Deployment[];
   /** The revisions of a deployment as GET would answer them now, oldest first. */
   revisions(deploymentId: string): Revision[];
-  /** The stored secrets of a deployment, values included (the API answers names only). */
+  /** The stored secrets of a deployment, values included. */
   secrets(deploymentId: string): Secret[];
+  /**
+   * Sets a secret on a deployment as the UI does (never passed by a workflow): answers carry it
+   * from then on. Throws for an unknown id.
+   */
+  setSecretInUi(deploymentId: string, secret: Secret): void;
   /** The tracing projects that exist now (one is created with each deployment), by name. */
   tracingProjects(): string[];
   /** Forgets deployments, listeners, scripts, faults and recorded requests; time goes on. */
@@ -170,7 +175,7 @@ class RunningEmulator implements Emulator {
         redeploysInPlace: options.redeploysInPlace ?? false,
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
-        secretsInAnswers: options.secretsInAnswers ?? 'names',
+        secretsInAnswers: options.secretsInAnswers ?? 'values',
         revisionsListedAfterMs: options.revisionsListedAfterMs ?? 0,
         containerTier: options.containerTier,
         answersDeploymentType: options.answersDeploymentType ?? true,
@@ -259,6 +264,10 @@ class RunningEmulator implements Emulator {
     const { store } = this.context;
     const deployment = store.find(deploymentId);
     return deployment?.revisions.map((revision) => revisionView(store, revision)) ?? [];
+  }
+
+  setSecretInUi(deploymentId: string, secret: Secret): void {
+    this.context.store.setSecretInUi(deploymentId, secret);
   }
 
   secrets(deploymentId: string): Secret[] {

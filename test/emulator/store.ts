@@ -143,14 +143,27 @@ export class DeploymentStore {
     return this.settings.revisionsShowSourceConfig === true;
   }
 
-  /** How answers show secrets: names only, real values, or placeholders. */
+  /** How answers show secrets: real values (the default, as production), names, or placeholders. */
   get secretsInAnswers(): 'names' | 'values' | 'placeholders' {
-    return this.settings.secretsInAnswers ?? 'names';
+    return this.settings.secretsInAnswers ?? 'values';
   }
 
   /** Whether answers carry install_command and build_command. */
   get echoesCommands(): boolean {
     return this.settings.echoesCommands === true;
+  }
+
+  /**
+   * A secret set outside the API (in the UI): stored with the deployment's others, replacing
+   * one of the same name; no revision is made. Throws for an unknown id.
+   */
+  setSecretInUi(deploymentId: string, secret: Secret): void {
+    const deployment = this.byId.get(deploymentId);
+    if (deployment === undefined) throw new Error(`no deployment ${deploymentId}`);
+    deployment.secrets = [
+      ...deployment.secrets.filter((stored) => stored.name !== secret.name),
+      { ...secret },
+    ];
   }
 
   /** The tier answered for container deployments, if the server reports one. */

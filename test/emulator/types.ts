@@ -81,9 +81,11 @@ export interface EmulatorOptions {
    */
   echoesCommands?: boolean;
   /**
-   * How a deployment answer shows its secrets. 'names' (default): `{name}` only. 'values':
-   * `{name, value}` with the real values, as the servers seen in the field answer
-   * (known-behaviour.md). 'placeholders': `{name, value: '********'}`, as a server that masks them.
+   * How a deployment answer (GET, list, create, PATCH, redeploy) shows its secrets. 'values'
+   * (default): `{name, value}` with the real values, as the production service does
+   * (known-behaviour.md), secrets set in the UI included. 'names': `{name}` only, as a server
+   * that never returns them. 'placeholders': `{name, value: '********'}`, as a server that
+   * masks them.
    */
   secretsInAnswers?: 'names' | 'values' | 'placeholders';
   /**
@@ -191,7 +193,8 @@ export interface Fault {
   /** How many matching requests the fault hits. Default 1. */
   times?: number;
   /**
-   * - 'status': answer `status` with {detail: "injected <status>"} (and Retry-After if given);
+   * - 'status': answer `status` with {detail: "injected <status>"} or {detail: `detail`} (and
+   *   Retry-After if given);
    * - 'reset': destroy the socket without answering;
    * - 'slow': wait `delayMs` real milliseconds, then answer normally;
    * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered;
@@ -203,6 +206,8 @@ export interface Fault {
    */
   kind: FaultKind;
   status?: number;
+  /** For 'status': the answer's detail (a server that quotes what it refused). */
+  detail?: string;
   retryAfter?: string;
   delayMs?: number;
   /** For 'huge-body': the body's size. Default 200 MB. */

@@ -20,8 +20,8 @@ const IMAGE_VERSION = '0.4.0';
 const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-000000000000';
 
 /**
- * A deployment's secrets as answered (EmulatorOptions.secretsInAnswers): names only by default;
- * the real values, as the servers seen in the field answer (known-behaviour.md); or placeholders.
+ * A deployment's secrets as answered (EmulatorOptions.secretsInAnswers): the real values by
+ * default, as the production service answers (known-behaviour.md); names only; or placeholders.
  */
 function secretsAnswer(
   deployment: StoredDeployment,

@@ -47,6 +47,7 @@ function recordingLog(): Logger & { lines: string[] } {
     warning: (message) => lines.push(`warning: ${message}`),
     notice: (message) => lines.push(`notice: ${message}`),
     debug: () => {},
+    excerpt: (text, max) => (text.length > max ? `${text.slice(0, max)}…` : text),
     group: async (title, body) => {
       lines.push(`group: ${title}`);
       return body();

@@ -188,13 +188,32 @@ describe('create', () => {
     expect((second.source_revision_config as Json).repo_commit_sha).toBe(sha);
   });
 
-  it('answers secret names only and keeps the values for assertions', async () => {
+  it('answers secret values in plain text, as production does, UI-set ones included', async () => {
     const deployment = await create('agent');
-    expect(deployment.secrets).toEqual([{ name: 'OPENAI_API_KEY' }]);
-    expect(JSON.stringify(deployment)).not.toContain('sk-secret-value');
-    expect(emulator.secrets(String(deployment.id))).toEqual([
+    expect(deployment.secrets).toEqual([{ name: 'OPENAI_API_KEY', value: 'sk-secret-value' }]);
+    emulator.setSecretInUi(String(deployment.id), { name: 'UI_TOKEN', value: 'ui-set-value' });
+    const read = await call('GET', `/v2/deployments/${deployment.id}`);
+    expect(read.body.secrets).toEqual([
       { name: 'OPENAI_API_KEY', value: 'sk-secret-value' },
+      { name: 'UI_TOKEN', value: 'ui-set-value' },
     ]);
+    expect(emulator.secrets(String(deployment.id))).toEqual(read.body.secrets);
+  });
+
+  it('answers placeholders for secret values when told to', async () => {
+    const hiding = await startEmulator({ secretsInAnswers: 'placeholders' });
+    try {
+      const response = await fetch(`${hiding.url}/v2/deployments`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'emulator-key', 'content-type': 'application/json' },
+        body: JSON.stringify(hostedBody('agent')),
+      });
+      const body = (await response.json()) as Json;
+      expect(body.secrets).toEqual([{ name: 'OPENAI_API_KEY', value: '********' }]);
+      expect(JSON.stringify(body)).not.toContain('sk-secret-value');
+    } finally {
+      await hiding.close();
+    }
   });
 
   it('keeps the custom_url of an external container', async () => {
@@ -401,12 +420,12 @@ describe('PATCH', () => {
     const url = `/v2/deployments/${deployment.id}`;
     const unchanged = await call('PATCH', url, { body: { secrets: [] } });
     expect(unchanged.body.latest_revision_id).toBe(deployment.latest_revision_id);
-    expect(unchanged.body.secrets).toEqual([{ name: 'OPENAI_API_KEY' }]);
+    expect(unchanged.body.secrets).toEqual([{ name: 'OPENAI_API_KEY', value: 'sk-secret-value' }]);
     const replaced = await call('PATCH', url, {
       body: { secrets: [{ name: 'TOKEN', value: 't' }] },
     });
     expect(replaced.body.latest_revision_id).not.toBe(deployment.latest_revision_id);
-    expect(replaced.body.secrets).toEqual([{ name: 'TOKEN' }]);
+    expect(replaced.body.secrets).toEqual([{ name: 'TOKEN', value: 't' }]);
   });
 
   it('answers 422 for a source change or an unknown field, and 404 for an unknown ID', async () => {

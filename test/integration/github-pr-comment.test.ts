@@ -173,6 +173,7 @@ describe('publishPrComment', () => {
       enabled: true,
       octokit: client(),
       log,
+      redact: (text) => text,
     });
   }
 
@@ -215,12 +216,13 @@ describe('publishPrComment', () => {
     const redactor = new Redactor();
     redactor.addAlways(FAKE_GITHUB_TOKEN);
     await publishPrComment({
-      report: redactor.redactDeep(report('failure', `Build failed: token=${FAKE_GITHUB_TOKEN}`)),
+      report: redactor.cleanDeep(report('failure', `Build failed: token=${FAKE_GITHUB_TOKEN}`)),
       github: githubContext(),
       deploymentName: 'agent-pr-12',
       enabled: true,
       octokit: client(),
       log,
+      redact: (text) => text,
     });
 
     const posted = double.requests.find((r) => r.method === 'POST');

@@ -91,6 +91,7 @@ function contextFor(
       notice: () => {},
       debug: () => {},
       group: (_title, body) => body(),
+      excerpt: (text) => text,
     },
     mask: () => {},
     report,

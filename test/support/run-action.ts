@@ -217,11 +217,33 @@ export function findLeaks(run: ActionRun, secrets: string[]): string[] {
   ];
   const leaks: string[] = [];
   for (const secret of secrets) {
+    if (secret === '') continue;
     for (const [place, text] of places) {
-      if (secret !== '' && text.includes(secret)) leaks.push(`${place} contains a secret`);
+      const form = leakedFormsOf(secret).find((candidate) => text.includes(candidate.text));
+      if (form !== undefined) leaks.push(`${place} contains a secret (${form.kind})`);
     }
   }
   return leaks;
+}
+
+/**
+ * The forms in which a secret would show if a sink let it through: as is, escaped for JSON, URL
+ * or Markdown, and, for a long one, its beginning or its end alone (a secret cut by a sink before
+ * it was redacted, or split by a control the sink did not strip).
+ */
+function leakedFormsOf(secret: string): { text: string; kind: string }[] {
+  const forms = [
+    { text: secret, kind: 'as is' },
+    { text: JSON.stringify(secret).slice(1, -1), kind: 'JSON-escaped' },
+    { text: encodeURIComponent(secret), kind: 'URL-encoded' },
+    { text: secret.replace(/[!-/:-@[-`{-~]/g, (char) => `\\${char}`), kind: 'Markdown-escaped' },
+  ];
+  if (secret.length >= 12) {
+    const part = Math.ceil((secret.length * 2) / 3);
+    forms.push({ text: secret.slice(0, part), kind: 'its beginning' });
+    forms.push({ text: secret.slice(-part), kind: 'its end' });
+  }
+  return forms;
 }
 
 /**

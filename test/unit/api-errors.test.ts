@@ -19,7 +19,7 @@ import { classifyTransportError, timeoutFailure } from '../../src/api/transport.
 
 const API_KEY = 'lsv2_sk_0123456789abcdef';
 const SECRET = 'hunter2-db-password';
-const redact = createRedactor([API_KEY, SECRET]);
+const redactor = createRedactor([API_KEY, SECRET]);
 
 function ctx(
   method: string,
@@ -27,14 +27,14 @@ function ctx(
   subject?: Subject,
   tenantIdSent = false,
 ): RequestContext {
-  return { method, path, redact, tenantIdSent, ...(subject ? { subject } : {}) };
+  return { method, path, redactor, tenantIdSent, ...(subject ? { subject } : {}) };
 }
 
 /** An error built from a status and a raw body, as the HTTP layer does. */
 function answered(context: RequestContext, status: number, text: string, attempts = 1): ApiError {
   return httpFailure(context, {
     status,
-    body: parseErrorBody(text, context.redact),
+    body: parseErrorBody(text, context.redactor),
     attempts,
     retryable: [429, 502, 503, 504].includes(status),
   });
@@ -169,7 +169,7 @@ describe('ApiError messages', () => {
     const context: RequestContext = {
       method: 'GET',
       path: '/v2/x',
-      redact: local,
+      redactor: local,
       tenantIdSent: false,
     };
     const error = httpFailure(context, {

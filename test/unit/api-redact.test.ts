@@ -4,21 +4,21 @@ import { createRedactor, REDACTED, Redactor } from '../../src/api/redact.ts';
 
 describe('createRedactor', () => {
   it('replaces every occurrence, raw, JSON-escaped and URL-encoded', () => {
-    const redact = createRedactor(['s3cr"et/1', undefined, '']);
+    const { redact } = createRedactor(['s3cr"et/1', undefined, '']);
     expect(redact('a s3cr"et/1 b s3cr\\"et/1 c s3cr%22et%2F1')).toBe('a *** b *** c ***');
   });
 
   it('removes a longer secret whole when it contains a shorter one', () => {
-    const redact = createRedactor(['abc', 'abcdef']);
+    const { redact } = createRedactor(['abc', 'abcdef']);
     expect(redact('xabcdefx abc')).toBe(`x${REDACTED}x ${REDACTED}`);
   });
 
   it('does not let the marker rebuild a secret made of stars', () => {
-    expect(createRedactor(['****'])('*****')).not.toContain('****');
+    expect(createRedactor(['****']).redact('*****')).not.toContain('****');
   });
 
   it('leaves text alone without secrets', () => {
-    expect(createRedactor([])('anything')).toBe('anything');
+    expect(createRedactor([]).redact('anything')).toBe('anything');
   });
 
   it('never lets a secret through, wherever it sits in the text', () => {
@@ -31,7 +31,7 @@ describe('createRedactor', () => {
         fc.string({ unit: fc.constantFrom('*', 'a', '"', '\\', '%', 'x') }),
         fc.string(),
         (secret, before, after) => {
-          const redacted = createRedactor([secret])(`${before}${secret}${after}`);
+          const redacted = createRedactor([secret]).redact(`${before}${secret}${after}`);
           expect(redacted.includes(secret)).toBe(false);
         },
       ),
@@ -42,7 +42,7 @@ describe('createRedactor', () => {
 
 describe('Redactor', () => {
   it('also finds the HTML-escaped forms of a secret', () => {
-    const redact = createRedactor([`a<b>"c'd&e`]);
+    const { redact } = createRedactor([`a<b>"c'd&e`]);
     expect(redact('x a&lt;b&gt;&quot;c&#39;d&amp;e y a&lt;b&gt;&quot;c&#x27;d&amp;e z')).toBe(
       'x *** y *** z',
     );
@@ -66,7 +66,7 @@ describe('Redactor', () => {
       token: 's3cret-value',
       plan: { request: { 's3cret-value': ['x s3cret-value', 1, null, true] } },
     };
-    expect(redactor.redactDeep(report, ['token'])).toEqual({
+    expect(redactor.cleanDeep(report, ['token'])).toEqual({
       headline: 'saw ***',
       token: 's3cret-value',
       plan: { request: { '***': ['x ***', 1, null, true] } },

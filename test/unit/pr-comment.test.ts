@@ -154,7 +154,7 @@ describe('renderPrComment', () => {
     const redactor = new Redactor();
     redactor.addAlways(API_KEY);
     redactor.add(SECRET_VALUE);
-    const redacted = redactor.redactDeep(
+    const redacted = redactor.cleanDeep(
       report({
         outcome: 'failure',
         headline: `failed with key ${API_KEY}`,

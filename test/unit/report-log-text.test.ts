@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOG_TEXT_MAX, logSafe, stripTerminalControls } from '../../src/report/log-text.ts';
+import { stripTerminalControls } from '../../src/api/redact.ts';
+import { DEFAULT_LOG_TEXT_MAX, logSafe } from '../../src/report/log-text.ts';
 import { controlCharactersIn, HOSTILE_STRINGS } from '../support/hostile-text.ts';
 
 /**
@@ -35,8 +36,10 @@ describe('logSafe', () => {
     ['ok\n::error file=a::x', 'ok\n:\u200b:error file=a::x'],
     ['ok\r::warning::cr', 'ok\n:\u200b:warning::cr'],
     ['ok\r\n::notice::crlf', 'ok\n:\u200b:notice::crlf'],
-    ['ok\u2028::debug::ls', 'ok\n:\u200b:debug::ls'],
-    ['ok\u0085::group::nel', 'ok\n:\u200b:group::nel'],
+    // Separators the runner does not split lines at are removed (a secret split by one is
+    // joined back and redacted), so the marker stays in the middle of the line.
+    ['ok\u2028::debug::ls', 'ok::debug::ls'],
+    ['ok\u0085::group::nel', 'ok::group::nel'],
     ['%0A::error::injected', '%\u200b0A::error::injected'],
     ['a%0d%25%3A%2Cb', 'a%\u200b0d%\u200b25%\u200b3A%\u200b2Cb'],
     ['text ##[error]boom', 'text #\u200b#[error]boom'],

@@ -14,6 +14,12 @@ export interface Logger {
   warning(message: string): void;
   debug(message: string): void;
   group<T>(title: string, body: () => Promise<T>): Promise<T>;
+  /**
+   * Server text as a part of a message, cut to `max` characters: controls stripped and secrets
+   * redacted BEFORE the cut, so that no secret leaves a prefix (the one text pipeline,
+   * api/redact.ts). Every message is made inert for the log when it is printed.
+   */
+  excerpt(text: string, max: number): string;
 }
 
 /**

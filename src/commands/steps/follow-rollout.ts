@@ -10,7 +10,6 @@ import {
   RetryAfterBeyondDeadline,
 } from '../../api/errors.ts';
 import type { Deployment, Revision } from '../../api/schemas.ts';
-import { logSafe } from '../../report/log-text.ts';
 import { productionAfterFailure } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
@@ -291,9 +290,11 @@ export function waitInLogGroup(
       signal: ctx.signal,
       isTransientError: (error) => error instanceof ApiError && error.retryable,
       onStatusChange: (entry, revision) => {
-        const message = revision.status_message ? `: ${logSafe(revision.status_message, 500)}` : '';
+        const message = revision.status_message
+          ? `: ${log.excerpt(revision.status_message, 500)}`
+          : '';
         log.info(
-          `${new Date(entry.startedAt).toISOString()} ${logSafe(entry.status, 64)}${message}`,
+          `${new Date(entry.startedAt).toISOString()} ${log.excerpt(entry.status, 64)}${message}`,
         );
       },
     });

@@ -19,7 +19,10 @@ import type { CommandContext, Logger } from './command-context.ts';
 
 /** How many lines of a failed stage's log are shown: the official client's 30. */
 export const FAILURE_LOG_LINES = 30;
-/** The longest log line kept, in characters; longer ones are cut. */
+/**
+ * The longest log line the step's log shows, in characters; longer ones are cut there, after
+ * their secrets are redacted (the summary and the PR comment cut by their own limits).
+ */
 const MAX_LOG_LINE_LENGTH = 500;
 /** Lines a page of the build log stream asks for. */
 export const STREAM_PAGE_SIZE = 100;
@@ -45,10 +48,13 @@ export function failureLogKind(status: string): LogKind | undefined {
   return undefined;
 }
 
-/** The text of a log line, one line, bounded. */
+/**
+ * The text of a log line, on one line and whole: it is cut only where it is shown, after the one
+ * text pipeline has stripped its controls and redacted its secrets (a cut here would leave the
+ * prefix of a secret that straddles it). The answer it came in is bounded already.
+ */
 function logLineText(line: LogLine): string {
-  const text = (line.message ?? '').replace(/\r?\n/g, ' ');
-  return text.length > MAX_LOG_LINE_LENGTH ? `${text.slice(0, MAX_LOG_LINE_LENGTH)}…` : text;
+  return (line.message ?? '').replace(/\r?\n/g, ' ');
 }
 
 interface LogTarget {
@@ -137,7 +143,7 @@ async function logFailureLog(
   const lines = failureLog.lines;
   const note = unreadableNote(failureLog.unreadable);
   await log.group(`${what} (last ${lines.length} lines)`, async () => {
-    for (const line of lines) log.info(line);
+    for (const line of lines) log.info(log.excerpt(line, MAX_LOG_LINE_LENGTH));
     if (note !== undefined) log.info(`(${note}.)`);
   });
 }
@@ -328,7 +334,7 @@ export class BuildLogStream {
       this.#seen.add(id);
     }
     this.#lastShownAt = logLineTime(line) ?? this.#clock.now();
-    this.#log.info(`build | ${logLineText(line)}`);
+    this.#log.info(`build | ${this.#log.excerpt(logLineText(line), MAX_LOG_LINE_LENGTH)}`);
   }
 }
 

@@ -9,7 +9,6 @@
  */
 import { messageOf, RunStreamError } from '../../api/errors.ts';
 import { neverReachedApp, smokeRetryDelayMs } from '../../api/retry-policy.ts';
-import { logSafe } from '../../report/log-text.ts';
 import type { SmokeTestReport } from '../../report/types.ts';
 import { ROLLBACK_HOW } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
@@ -90,7 +89,7 @@ export async function runSmokeTest(ctx: SmokeTestStep, deploymentUrl: string): P
               events.push({ event: chunk.event, data: data ?? '' });
             }
             // The event name is server text: made inert before it reaches the runner's log.
-            ctx.log.info(`event: ${logSafe(chunk.event, 64)}`);
+            ctx.log.info(`event: ${ctx.log.excerpt(chunk.event, 64)}`);
           }
         } catch (thrown) {
           caught = thrown;
