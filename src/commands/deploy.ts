@@ -522,7 +522,7 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
   }
   if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
     ctx.log.info(
-      `  secrets sent again (the server never shows secret values, so they are not compared): ${plan.resentSecrets.join(', ')}`,
+      `  secrets sent again (their values are never shown, so the plan does not compare them): ${plan.resentSecrets.join(', ')}`,
     );
   }
   if (plan.action === 'patch' && plan.unverified.length > 0) {

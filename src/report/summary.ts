@@ -291,7 +291,7 @@ function resentSecretsNote(names: readonly string[] | undefined, planned: boolea
   const more = names.length - shown.length;
   const list = `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
   const verb = planned ? 'would be sent again' : 'were sent again';
-  return `\n\nSecrets the deployment already has ${verb}: ${list}. The server never shows secret values, so they are not compared.`;
+  return `\n\nSecrets the deployment already has ${verb}: ${list}. Secret values are never shown here, so the plan does not compare them (skip-unchanged compares them in memory where the server answers them).`;
 }
 
 function changeRow(change: FieldChange): TableCell[] {

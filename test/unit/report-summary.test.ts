@@ -173,7 +173,7 @@ describe('renderSummary: failures', () => {
     expect(summary).toContain('| `secrets.NEW` | \\(unset\\) | `"***"` |');
     expect(summary).not.toContain('secrets.OPENAI_API_KEY');
     expect(summary).toContain(
-      'Secrets the deployment already has were sent again: `OPENAI_API_KEY`. The server never shows secret values, so they are not compared.',
+      'Secrets the deployment already has were sent again: `OPENAI_API_KEY`. Secret values are never shown here, so the plan does not compare them (skip-unchanged compares them in memory where the server answers them).',
     );
   });
 
