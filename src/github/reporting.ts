@@ -24,11 +24,7 @@ import {
 } from './deployment.ts';
 import { COMMENTED_COMMANDS } from './needs-reporting.ts';
 import type { GitHubClient, ReporterLog } from './octokit.ts';
-import {
-  createGitHubClient,
-  GITHUB_CLIENT_LIMITS,
-  type GitHubClientLimits,
-} from './octokit-client.ts';
+import { createGitHubClient } from './octokit-client.ts';
 
 type GitHubLog = ReporterLog & {
   info(message: string): void;
@@ -45,27 +41,23 @@ export class GitHubReporting {
   readonly #context: GitHubContext;
   readonly #log: GitHubLog;
   readonly #redact: (text: string) => string;
-  readonly #limits: GitHubClientLimits;
 
   /**
    * `redact`: the run's redaction, applied once more to what goes to GitHub's API (the runner
-   * masks only its own log and summary); the report is cleaned already. `limits`: the GitHub
-   * client's retry and pacing timings (in-process tests run them fast).
+   * masks only its own log and summary); the report is cleaned already.
    */
   constructor(
     settings: GitHubReportingSettings,
     context: GitHubContext,
     log: GitHubLog,
     redact: (text: string) => string,
-    limits: GitHubClientLimits = GITHUB_CLIENT_LIMITS,
   ) {
     this.#settings = settings;
     this.#context = context;
     this.#log = log;
     this.#redact = redact;
-    this.#limits = limits;
     this.#octokit = settings.token
-      ? createGitHubClient(settings.token, context.apiUrl, log, limits)
+      ? createGitHubClient(settings.token, context.apiUrl, log, context.clientLimits)
       : undefined;
   }
 
@@ -157,7 +149,7 @@ export class GitHubReporting {
       summary: recordSummary(report, record.revisionId, name),
       ...(url && isLinkableUrl(url) ? { detailsUrl: url } : {}),
       log: this.#log,
-      limits: this.#limits,
+      limits: this.#context.clientLimits,
     });
     if (result.ok) {
       this.#log.info(
