@@ -188,25 +188,19 @@ function proxyFor(rules: ProxyRules, url: URL): ProxyServer | undefined {
  */
 type PlainHttp = 'forward' | 'tunnel';
 
-/** What a dispatcher made by `createProxyDispatcher` does with a request to `url`. */
-export type Route =
-  | { via: 'direct' }
-  | { via: 'forward' | 'tunnel'; proxy: string; authorized: boolean };
+/** Where a request to one origin goes: the one decision every dispatcher made here follows. */
+export type Route = { via: 'direct' } | ({ via: 'forward' | 'tunnel' } & ProxyServer);
 
 export function routeOf(rules: ProxyRules, url: URL, plainHttp: PlainHttp): Route {
   const proxy = proxyFor(rules, url);
   if (proxy === undefined) return { via: 'direct' };
   const forward =
     plainHttp === 'forward' && url.protocol === 'http:' && proxy.url.startsWith('http:');
-  return {
-    via: forward ? 'forward' : 'tunnel',
-    proxy: proxy.url,
-    authorized: proxy.authorization !== undefined,
-  };
+  return { via: forward ? 'forward' : 'tunnel', ...proxy };
 }
 
 /**
- * A connection pool that routes each origin by `proxyFor`: a plain pool for a direct one, an
+ * A connection pool that routes each origin by `routeOf`: a plain pool for a direct one, an
  * undici ProxyAgent for a proxied one (credentials sent as Proxy-Authorization, on the CONNECT
  * or with each forward request). Direct without a proxy variable.
  */
@@ -214,12 +208,13 @@ export function createProxyDispatcher(rules: ProxyRules, plainHttp: PlainHttp): 
   if (rules.http === undefined && rules.https === undefined) return new Agent();
   return new Agent({
     factory: (origin, options) => {
-      const proxy = proxyFor(rules, new URL(origin));
-      if (proxy === undefined) return new Pool(origin, options);
+      const route = routeOf(rules, new URL(origin), plainHttp);
+      if (route.via === 'direct') return new Pool(origin, options);
       return new ProxyAgent({
-        uri: proxy.url,
-        ...(proxy.authorization ? { token: proxy.authorization } : {}),
-        proxyTunnel: plainHttp === 'tunnel',
+        uri: route.url,
+        ...(route.authorization ? { token: route.authorization } : {}),
+        // undici tunnels an https:// URL, or any through an https:// proxy, whatever this says.
+        proxyTunnel: route.via === 'tunnel',
       });
     },
   });
