@@ -10,7 +10,8 @@
  *   bounds: one wait at most `maxRateLimitWaitMs`, all waits of the run together at most
  *   `totalRateLimitWaitMs`, at most `rateLimitRetries` waits for one request. A primary limit
  *   usually resets within the hour: the call gives up at once and the step says which it was.
- *
+ * - Proxies: its fetch goes through a dispatcher made from the action's one set of proxy rules
+ *   (api/proxy.ts), the control plane's rules, rather than @actions/http-client's own reading.
  * - Writes keep GitHub's pace: at least `writeIntervalMs` (1 s) between two writes, and
  *   `notificationIntervalMs` (3 s) between two writes that notify people (a comment), as the
  *   throttling plugin paces them, for every client of the run together.
@@ -25,6 +26,8 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 // The light build the throttling plugin uses itself: one copy of Bottleneck in the bundle.
 import Bottleneck from 'bottleneck/light.js';
+import { type RequestInfo, type RequestInit, fetch as undiciFetch } from 'undici';
+import { createProxyDispatcher, type Environment, readProxyRules } from '../api/proxy.ts';
 import type { GitHubClient } from './octokit.ts';
 
 export interface GitHubClientLimits {
@@ -100,6 +103,7 @@ export function createGitHubClient(
   apiUrl: string,
   log: GitHubClientLog,
   limits: GitHubClientLimits = GITHUB_CLIENT_LIMITS,
+  env: Environment = process.env,
 ): GitHubClient {
   let waitedMs = 0;
   const onLimit =
@@ -128,6 +132,7 @@ export function createGitHubClient(
     token,
     {
       baseUrl: apiUrl,
+      request: { fetch: fetchThroughProxies(env) },
       retry: {
         retries: limits.retries,
         retryAfterBaseValue: limits.retryBaseMs,
@@ -150,6 +155,15 @@ export function createGitHubClient(
     options.request = { ...options.request };
   });
   return octokit;
+}
+
+/**
+ * undici's fetch (the one @actions/github uses) through the proxy rules of `env`. A plain
+ * http:// GitHub URL still goes through a CONNECT tunnel, as @actions/http-client sent it.
+ */
+function fetchThroughProxies(env: Environment) {
+  const dispatcher = createProxyDispatcher(readProxyRules(env), 'tunnel');
+  return (input: RequestInfo, init?: RequestInit) => undiciFetch(input, { ...init, dispatcher });
 }
 
 /** `GET /repos/acme/agent/pulls/12`: the route with its parameters filled in. */
