@@ -2,19 +2,16 @@
  * Bad input ends the run before any request (or, where only the server can tell, before any
  * write), with one clear error naming the input, exit code 1 and no stack trace.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../emulator/index.ts';
+import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { findLeaks, runAction } from '../support/run-action.ts';
-import { ALL_SECRETS, API_KEY, deployInputs, ENV, writeRequests } from './helpers.ts';
+import { ALL_SECRETS, deployInputs, ENV, writeRequests } from './helpers.ts';
 
 let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+emulatorPerFile((started) => {
+  emulator = started;
 });
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => emulator.reset());
 
 function errorLines(stdout: string): string[] {
   return stdout.split('\n').filter((line) => line.startsWith('::error::'));
