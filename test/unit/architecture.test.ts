@@ -288,7 +288,7 @@ describe('the read path of a wait', () => {
     expect(missing).toEqual([]);
     expect(readSrc('wait/revision.ts')).toMatch(/\bsource\.getRevision\(/);
     expect(readSrc('api/transport.ts')).toMatch(
-      /import\s*\{[^}]*\brequest as undiciRequest\b[^}]*\}\s*from 'undici'/,
+      /import\s*\{[^}]*\brequest\b[^}]*\}\s*from 'undici'/,
     );
   });
 
