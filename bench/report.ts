@@ -267,10 +267,10 @@ function packageTable(bundle: BundleSizeResult): string {
     'brought in by',
   ];
   const notes = [
-    `Loaded at start by every run: ${bundle.startFiles.join(', ')} (index.js holds undici and @actions/core; the entry then imports the action's code and zod, so that V8 parses two files one after the other instead of one twice the size); lazy chunks (dynamic imports) only by the runs that need them. npm run build minifies the chunks that ncc leaves as they are; a chunk's shares are those of its unminified code, scaled to its minified size.`,
+    `Loaded at start by every run: ${bundle.startFiles.join(', ')}; lazy chunks (dynamic imports) only by the runs that need them.`,
     ...(bundle.unminifiedChunks.length > 0
       ? [
-          `Not minified: ${bundle.unminifiedChunks.join(', ')}, so their bytes overstate what minified code would weigh.`,
+          `Not minified (ncc's --minify covers index.js only): ${bundle.unminifiedChunks.join(', ')}, so their bytes overstate what minified code would weigh.`,
         ]
       : []),
   ];

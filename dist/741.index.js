@@ -1,1 +1,302 @@
-var w=Object.defineProperty;var i=($,m)=>w($,"name",{value:m,configurable:!0});const A=741,D=[741],O={8741:(($,m,u)=>{u.d(m,{D:i(()=>n,"D"),r:i(()=>a,"r"),readNewestRecord:i(()=>d,"readNewestRecord")});var _=u(9916),h=u(6702),p=u(8084);const y="checks: write",r=100;function n(e){return`deploy-action: ${e}`}i(n,"recordCheckName");async function d(e){const c=(0,p.L)(e.token,e.apiUrl,e.log);try{const{data:t}=await c.rest.checks.listForRef({owner:e.owner,repo:e.repo,ref:e.sha,check_name:n(e.deploymentName),filter:"all",per_page:r}),l=(t.check_runs??[]).map(o=>({record:(0,_.pF)(o.output?.text),where:o.html_url??void 0,completedAt:Date.parse(o.completed_at??"")||0,id:o.id})).filter(o=>o.record?.deploymentId===e.deploymentId).sort((o,f)=>f.completedAt-o.completedAt||f.id-o.id)[0];return l===void 0?{ok:!0}:{ok:!0,found:{record:l.record,...l.where?{where:l.where}:{}}}}catch(t){return{ok:!1,why:(0,h.P)(t,"read the deploy record",y).message}}}i(d,"readNewestRecord");async function a(e){const c=(0,p.L)(e.token,e.apiUrl,e.log);try{const{data:t}=await c.rest.checks.create({owner:e.owner,repo:e.repo,name:n(e.deploymentName),head_sha:e.sha,status:"completed",conclusion:"success",external_id:e.record.deploymentId,...e.detailsUrl?{details_url:e.detailsUrl}:{},output:{title:e.title,summary:e.summary,text:(0,_.IK)(e.record)}});return{ok:!0,...t.html_url?{url:t.html_url}:{}}}catch(t){return{ok:!1,why:(0,h.P)(t,"write the deploy record",y).message}}}i(a,"writeRecord")}),8084:(($,m,u)=>{u.d(m,{L:i(()=>n,"L")});var _=u(1758),h=u(9735),p=u(6856);const y=Object.freeze({retries:2,retryBaseMs:1e3,maxRateLimitWaitMs:6e4,totalRateLimitWaitMs:12e4,rateLimitRetries:2}),r=[400,401,403,404,410,422,429,451];function n(a,e,c,t=y){let s=0;const l=i(f=>(b,E,I,M)=>{const g=Math.max(0,b)*1e3,R=d(E),L=`${Math.ceil(g/1e3)} s`;let k;return M>=t.rateLimitRetries?k=`it waited ${M} time(s) already`:g>t.maxRateLimitWaitMs?k=`the wait, ${L}, is longer than the ${t.maxRateLimitWaitMs/1e3} s bound`:s+g>t.totalRateLimitWaitMs&&(k=`this run has waited for GitHub rate limits for ${Math.round(s/1e3)} s, and ${t.totalRateLimitWaitMs/1e3} s is the bound`),k!==void 0?(c.info(`GitHub's ${f} rate limit stopped ${R}; gave up: ${k}.`),!1):(s+=g,c.info(`GitHub's ${f} rate limit stopped ${R}; trying again in ${L}.`),!0)},"onLimit"),o=(0,_.Q)(a,{baseUrl:e,retry:{retries:t.retries,retryAfterBaseValue:t.retryBaseMs,doNotRetry:r},throttle:{retryAfterBaseValue:t.retryBaseMs,onRateLimit:l("primary"),onSecondaryRateLimit:l("secondary")}},h.L,p.A);return o.hook.before("request",f=>{f.request={...f.request}}),o}i(n,"createGitHubClient");function d(a){const e=typeof a.method=="string"?a.method:"GET",t=(typeof a.url=="string"?a.url:"(unknown)").replace(/\{(\w+)\}/g,(s,l)=>{const o=a[l];return typeof o=="string"||typeof o=="number"?String(o):s});return`${e} ${t.replace(/^https?:\/\/[^/]+/,"")}`}i(d,"describeCall")}),6702:(($,m,u)=>{u.d(m,{P:i(()=>_,"P")});function _(r,n,d){const a=typeof r=="object"&&r!==null?r:{},e=typeof a.status=="number"?a.status:void 0,c=a.response?.headers??{},t=y(a.message),s=`Could not ${n}`;return a.response===void 0?{kind:"network",message:`${s}: the GitHub API was unreachable (${t}).`}:h(e,c,t)?{kind:"rate-limit",status:e,message:`${s}: the GitHub API rate limit was hit${p(c)}. Skipped; the deploy itself is not affected.`}:e===401?{kind:"unauthorized",status:e,message:`${s}: GitHub rejected the token (401). Check the \`github-token\` input.`}:e===403?{kind:"permission",status:e,message:`${s}: the token lacks permission (403: ${t}). Add \`${d}\` to the workflow's \`permissions:\`.`}:e===404?{kind:"not-found",status:e,message:`${s}: GitHub answered 404 (${t}). The token cannot see it: add \`${d}\` to the workflow's \`permissions:\`.`}:e!==void 0&&e>=500?{kind:"server",status:e,message:`${s}: GitHub answered ${e} (${t}), also when tried again. Skipped.`}:{kind:"rejected",status:e,message:`${s}: GitHub answered ${e??"an error"} (${t}).`}}i(_,"describeGitHubFailure");function h(r,n,d){return r===429?!0:r!==403?!1:String(n["x-ratelimit-remaining"])==="0"||n["retry-after"]!==void 0||/rate limit/i.test(d)}i(h,"isRateLimited");function p(r){const n=Number(r["retry-after"]);if(Number.isFinite(n)&&n>0)return` (retry after ${n}s)`;const d=Number(r["x-ratelimit-reset"]);return Number.isFinite(d)&&d>0?` (resets at ${new Date(d*1e3).toISOString()})`:""}i(p,"resetHint");function y(r){const n=typeof r=="string"&&r.trim()!==""?r:"no message";return/^\s*<(!doctype|html)/i.test(n)?"an HTML error page":n.replace(/\s+/g," ").trim()}i(y,"serverMessage")})};export{A as id,D as ids,O as modules};
+export const id = 741;
+export const ids = [741];
+export const modules = {
+
+/***/ 8741:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ recordCheckName),
+/* harmony export */   r: () => (/* binding */ writeRecord),
+/* harmony export */   readNewestRecord: () => (/* binding */ readNewestRecord)
+/* harmony export */ });
+/* harmony import */ var _rules_deploy_record_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9916);
+/* harmony import */ var _octokit_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6702);
+/* harmony import */ var _octokit_client_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8084);
+/**
+ * Where the deploy record lives: a check run on the deployed commit, named after the deployment
+ * (`deploy-action: <name>`), completed and successful, linking to the app. Its output holds the
+ * record's one line (ids and keyed digests, rules/deploy-record.ts); a person sees the check
+ * with the app's URL on the commit. Loaded lazily (it pulls in Octokit). Nothing here throws: a
+ * failed read or write is told as a result, and the caller carries on without the record.
+ *
+ * Why a check run (docs/skip-unchanged.md): it needs one permission (`checks: write`), it is on
+ * the commit that was deployed, it has room (65,535 characters of output), and the quick start's
+ * `environment: production` does not get in its way (the deployment GitHub makes for that job
+ * has a payload nobody can edit, and status descriptions hold 140 characters).
+ */
+
+
+
+const PERMISSION = 'checks: write';
+/** Check runs read for one name on one commit: re-runs and other workflows add one each. */
+const CHECK_RUNS_READ = 100;
+/** The check run of a deployment's records. */
+function recordCheckName(deploymentName) {
+    return `deploy-action: ${deploymentName}`;
+}
+/**
+ * The newest record of `deploymentId` on the commit: of the check runs of that name (every
+ * re-run and every workflow that deployed it adds one), the one completed last that holds a
+ * record for this deployment.
+ */
+async function readNewestRecord(place) {
+    const octokit = (0,_octokit_client_js__WEBPACK_IMPORTED_MODULE_1__/* .createGitHubClient */ .L)(place.token, place.apiUrl, place.log);
+    try {
+        const { data } = await octokit.rest.checks.listForRef({
+            owner: place.owner,
+            repo: place.repo,
+            ref: place.sha,
+            check_name: recordCheckName(place.deploymentName),
+            filter: 'all',
+            per_page: CHECK_RUNS_READ,
+        });
+        const candidates = (data.check_runs ?? [])
+            .map((run) => ({
+            record: (0,_rules_deploy_record_js__WEBPACK_IMPORTED_MODULE_0__/* .parseRecordLine */ .pF)(run.output?.text),
+            where: run.html_url ?? undefined,
+            completedAt: Date.parse(run.completed_at ?? '') || 0,
+            id: run.id,
+        }))
+            .filter((found) => found.record?.deploymentId === place.deploymentId)
+            .sort((a, b) => b.completedAt - a.completedAt || b.id - a.id);
+        const newest = candidates[0];
+        if (newest === undefined)
+            return { ok: true };
+        return {
+            ok: true,
+            found: { record: newest.record, ...(newest.where ? { where: newest.where } : {}) },
+        };
+    }
+    catch (error) {
+        const failure = (0,_octokit_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubFailure */ .P)(error, 'read the deploy record', PERMISSION);
+        return { ok: false, why: failure.message };
+    }
+}
+/** Writes the record as a completed check run; its page's URL, or why it was not written. */
+async function writeRecord(write) {
+    const octokit = (0,_octokit_client_js__WEBPACK_IMPORTED_MODULE_1__/* .createGitHubClient */ .L)(write.token, write.apiUrl, write.log);
+    try {
+        const { data } = await octokit.rest.checks.create({
+            owner: write.owner,
+            repo: write.repo,
+            name: recordCheckName(write.deploymentName),
+            head_sha: write.sha,
+            status: 'completed',
+            conclusion: 'success',
+            external_id: write.record.deploymentId,
+            ...(write.detailsUrl ? { details_url: write.detailsUrl } : {}),
+            output: {
+                title: write.title,
+                summary: write.summary,
+                text: (0,_rules_deploy_record_js__WEBPACK_IMPORTED_MODULE_0__/* .recordLine */ .IK)(write.record),
+            },
+        });
+        return { ok: true, ...(data.html_url ? { url: data.html_url } : {}) };
+    }
+    catch (error) {
+        const failure = (0,_octokit_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubFailure */ .P)(error, 'write the deploy record', PERMISSION);
+        return { ok: false, why: failure.message };
+    }
+}
+
+
+/***/ }),
+
+/***/ 8084:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ createGitHubClient)
+/* harmony export */ });
+/* unused harmony export GITHUB_CLIENT_LIMITS */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6856);
+/**
+ * The one way this action makes a GitHub client: @actions/github's Octokit with
+ * @octokit/plugin-retry and @octokit/plugin-throttling, so that every GitHub request (PR
+ * comments, deployments and their statuses, pull request reads) rides out GitHub's bad moments:
+ *
+ * - 5xx answers (an HTML 503 page too) and network errors are tried again, `retries` times,
+ *   after 1 s, then 4 s (the retry plugin's backoff, times `retryBaseMs`).
+ * - A primary rate limit (403 with `x-ratelimit-remaining: 0`, waiting until `x-ratelimit-reset`)
+ *   or a secondary one (429, or 403 with `retry-after`) is waited out when the wait fits the
+ *   bounds: one wait at most `maxRateLimitWaitMs`, all waits of the run together at most
+ *   `totalRateLimitWaitMs`, at most `rateLimitRetries` waits for one request. A primary limit
+ *   usually resets within the hour: the call gives up at once and the step says which it was.
+ *
+ * Loaded only by the modules that talk to GitHub (they are imported lazily).
+ */
+
+
+
+/**
+ * Modest on purpose: GitHub reporting is a courtesy and must not hold a deploy for long. GitHub
+ * asks for 60 s after a secondary limit without `retry-after`, so one such wait fits.
+ */
+const GITHUB_CLIENT_LIMITS = Object.freeze({
+    retries: 2,
+    retryBaseMs: 1_000,
+    maxRateLimitWaitMs: 60_000,
+    totalRateLimitWaitMs: 120_000,
+    rateLimitRetries: 2,
+});
+/** The statuses the retry plugin never repeats; 429 is the throttling plugin's to judge. */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+function createGitHubClient(token, apiUrl, log, limits = GITHUB_CLIENT_LIMITS) {
+    let waitedMs = 0;
+    const onLimit = (kind) => (retryAfterSeconds, options, _octokit, retryCount) => {
+        const waitMs = Math.max(0, retryAfterSeconds) * 1_000;
+        const call = describeCall(options);
+        const shown = `${Math.ceil(waitMs / 1_000)} s`;
+        let refusal;
+        if (retryCount >= limits.rateLimitRetries) {
+            refusal = `it waited ${retryCount} time(s) already`;
+        }
+        else if (waitMs > limits.maxRateLimitWaitMs) {
+            refusal = `the wait, ${shown}, is longer than the ${limits.maxRateLimitWaitMs / 1_000} s bound`;
+        }
+        else if (waitedMs + waitMs > limits.totalRateLimitWaitMs) {
+            refusal = `this run has waited for GitHub rate limits for ${Math.round(waitedMs / 1_000)} s, and ${limits.totalRateLimitWaitMs / 1_000} s is the bound`;
+        }
+        if (refusal !== undefined) {
+            log.info(`GitHub's ${kind} rate limit stopped ${call}; gave up: ${refusal}.`);
+            return false;
+        }
+        waitedMs += waitMs;
+        log.info(`GitHub's ${kind} rate limit stopped ${call}; trying again in ${shown}.`);
+        return true;
+    };
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, {
+        baseUrl: apiUrl,
+        retry: {
+            retries: limits.retries,
+            retryAfterBaseValue: limits.retryBaseMs,
+            doNotRetry: DO_NOT_RETRY,
+        },
+        throttle: {
+            retryAfterBaseValue: limits.retryBaseMs,
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+        },
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__/* .throttling */ .A);
+    // The plugins count tries on `options.request`, which every call shares with the client's
+    // defaults: without a copy per call, one call's retries would lengthen the next one's backoff.
+    octokit.hook.before('request', (options) => {
+        options.request = { ...options.request };
+    });
+    return octokit;
+}
+/** `GET /repos/acme/agent/pulls/12`: the route with its parameters filled in. */
+function describeCall(options) {
+    const method = typeof options.method === 'string' ? options.method : 'GET';
+    const route = typeof options.url === 'string' ? options.url : '(unknown)';
+    const path = route.replace(/\{(\w+)\}/g, (whole, name) => {
+        const value = options[name];
+        return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+    });
+    return `${method} ${path.replace(/^https?:\/\/[^/]+/, '')}`;
+}
+
+
+/***/ }),
+
+/***/ 6702:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ describeGitHubFailure)
+/* harmony export */ });
+/**
+ * @param action what was being done, e.g. "update the PR comment"
+ * @param permission the workflow permission that allows it, e.g. "pull-requests: write"
+ */
+function describeGitHubFailure(error, action, permission) {
+    const shape = typeof error === 'object' && error !== null ? error : {};
+    const status = typeof shape.status === 'number' ? shape.status : undefined;
+    const headers = shape.response?.headers ?? {};
+    const detail = serverMessage(shape.message);
+    const could = `Could not ${action}`;
+    if (shape.response === undefined) {
+        return { kind: 'network', message: `${could}: the GitHub API was unreachable (${detail}).` };
+    }
+    if (isRateLimited(status, headers, detail)) {
+        return {
+            kind: 'rate-limit',
+            status,
+            message: `${could}: the GitHub API rate limit was hit${resetHint(headers)}. Skipped; the deploy itself is not affected.`,
+        };
+    }
+    if (status === 401) {
+        return {
+            kind: 'unauthorized',
+            status,
+            message: `${could}: GitHub rejected the token (401). Check the \`github-token\` input.`,
+        };
+    }
+    if (status === 403) {
+        return {
+            kind: 'permission',
+            status,
+            message: `${could}: the token lacks permission (403: ${detail}). Add \`${permission}\` to the workflow's \`permissions:\`.`,
+        };
+    }
+    if (status === 404) {
+        // GitHub answers 404 rather than 403 when the token cannot see the resource at all.
+        return {
+            kind: 'not-found',
+            status,
+            message: `${could}: GitHub answered 404 (${detail}). The token cannot see it: add \`${permission}\` to the workflow's \`permissions:\`.`,
+        };
+    }
+    if (status !== undefined && status >= 500) {
+        return {
+            kind: 'server',
+            status,
+            message: `${could}: GitHub answered ${status} (${detail}), also when tried again. Skipped.`,
+        };
+    }
+    return {
+        kind: 'rejected',
+        status,
+        message: `${could}: GitHub answered ${status ?? 'an error'} (${detail}).`,
+    };
+}
+function isRateLimited(status, headers, detail) {
+    if (status === 429)
+        return true;
+    if (status !== 403)
+        return false;
+    // Primary limit: remaining 0. Secondary limit: a retry-after header or the words in the message.
+    return (String(headers['x-ratelimit-remaining']) === '0' ||
+        headers['retry-after'] !== undefined ||
+        /rate limit/i.test(detail));
+}
+function resetHint(headers) {
+    const retryAfter = Number(headers['retry-after']);
+    if (Number.isFinite(retryAfter) && retryAfter > 0)
+        return ` (retry after ${retryAfter}s)`;
+    const reset = Number(headers['x-ratelimit-reset']);
+    if (Number.isFinite(reset) && reset > 0) {
+        return ` (resets at ${new Date(reset * 1000).toISOString()})`;
+    }
+    return '';
+}
+/**
+ * GitHub's error text (or a network error's), on one line. Not cut here: the reporter's log
+ * (main.ts) takes every message through the one text pipeline, which cuts only after secrets
+ * are redacted.
+ */
+function serverMessage(message) {
+    const text = typeof message === 'string' && message.trim() !== '' ? message : 'no message';
+    // GitHub's front end answers an outage with an HTML page: its markup says nothing useful.
+    if (/^\s*<(!doctype|html)/i.test(text))
+        return 'an HTML error page';
+    return text.replace(/\s+/g, ' ').trim();
+}
+
+
+/***/ })
+
+};

@@ -1,1 +1,140 @@
-var w=Object.defineProperty;var i=(l,n)=>w(l,"name",{value:n,configurable:!0});const p=882,D=[882],I={8084:((l,n,r)=>{r.d(n,{L:i(()=>h,"L")});var m=r(1758),M=r(9735),t=r(6856);const g=Object.freeze({retries:2,retryBaseMs:1e3,maxRateLimitWaitMs:6e4,totalRateLimitWaitMs:12e4,rateLimitRetries:2}),o=[400,401,403,404,410,422,429,451];function h(a,y,L,e=g){let _=0;const d=i(c=>(T,O,B,R)=>{const f=Math.max(0,T)*1e3,$=b(O),E=`${Math.ceil(f/1e3)} s`;let u;return R>=e.rateLimitRetries?u=`it waited ${R} time(s) already`:f>e.maxRateLimitWaitMs?u=`the wait, ${E}, is longer than the ${e.maxRateLimitWaitMs/1e3} s bound`:_+f>e.totalRateLimitWaitMs&&(u=`this run has waited for GitHub rate limits for ${Math.round(_/1e3)} s, and ${e.totalRateLimitWaitMs/1e3} s is the bound`),u!==void 0?(L.info(`GitHub's ${c} rate limit stopped ${$}; gave up: ${u}.`),!1):(_+=f,L.info(`GitHub's ${c} rate limit stopped ${$}; trying again in ${E}.`),!0)},"onLimit"),s=(0,m.Q)(a,{baseUrl:y,retry:{retries:e.retries,retryAfterBaseValue:e.retryBaseMs,doNotRetry:o},throttle:{retryAfterBaseValue:e.retryBaseMs,onRateLimit:d("primary"),onSecondaryRateLimit:d("secondary")}},M.L,t.A);return s.hook.before("request",c=>{c.request={...c.request}}),s}i(h,"createGitHubClient");function b(a){const y=typeof a.method=="string"?a.method:"GET",e=(typeof a.url=="string"?a.url:"(unknown)").replace(/\{(\w+)\}/g,(_,d)=>{const s=a[d];return typeof s=="string"||typeof s=="number"?String(s):_});return`${y} ${e.replace(/^https?:\/\/[^/]+/,"")}`}i(b,"describeCall")}),8882:((l,n,r)=>{r.d(n,{isRepositoryTag:i(()=>M,"isRepositoryTag")});var m=r(8084);async function M(t){const g=(0,m.L)(t.token,t.apiUrl,t.log);try{const{data:o}=await g.rest.git.listMatchingRefs({owner:t.owner,repo:t.repo,ref:`tags/${t.name}`});return o.some(h=>h.ref===`refs/tags/${t.name}`)}catch(o){t.log.debug(`GitHub did not tell whether ${t.name} is a tag: ${String(o)}`);return}}i(M,"isRepositoryTag")})};export{p as id,D as ids,I as modules};
+export const id = 882;
+export const ids = [882];
+export const modules = {
+
+/***/ 8084:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ createGitHubClient)
+/* harmony export */ });
+/* unused harmony export GITHUB_CLIENT_LIMITS */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6856);
+/**
+ * The one way this action makes a GitHub client: @actions/github's Octokit with
+ * @octokit/plugin-retry and @octokit/plugin-throttling, so that every GitHub request (PR
+ * comments, deployments and their statuses, pull request reads) rides out GitHub's bad moments:
+ *
+ * - 5xx answers (an HTML 503 page too) and network errors are tried again, `retries` times,
+ *   after 1 s, then 4 s (the retry plugin's backoff, times `retryBaseMs`).
+ * - A primary rate limit (403 with `x-ratelimit-remaining: 0`, waiting until `x-ratelimit-reset`)
+ *   or a secondary one (429, or 403 with `retry-after`) is waited out when the wait fits the
+ *   bounds: one wait at most `maxRateLimitWaitMs`, all waits of the run together at most
+ *   `totalRateLimitWaitMs`, at most `rateLimitRetries` waits for one request. A primary limit
+ *   usually resets within the hour: the call gives up at once and the step says which it was.
+ *
+ * Loaded only by the modules that talk to GitHub (they are imported lazily).
+ */
+
+
+
+/**
+ * Modest on purpose: GitHub reporting is a courtesy and must not hold a deploy for long. GitHub
+ * asks for 60 s after a secondary limit without `retry-after`, so one such wait fits.
+ */
+const GITHUB_CLIENT_LIMITS = Object.freeze({
+    retries: 2,
+    retryBaseMs: 1_000,
+    maxRateLimitWaitMs: 60_000,
+    totalRateLimitWaitMs: 120_000,
+    rateLimitRetries: 2,
+});
+/** The statuses the retry plugin never repeats; 429 is the throttling plugin's to judge. */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+function createGitHubClient(token, apiUrl, log, limits = GITHUB_CLIENT_LIMITS) {
+    let waitedMs = 0;
+    const onLimit = (kind) => (retryAfterSeconds, options, _octokit, retryCount) => {
+        const waitMs = Math.max(0, retryAfterSeconds) * 1_000;
+        const call = describeCall(options);
+        const shown = `${Math.ceil(waitMs / 1_000)} s`;
+        let refusal;
+        if (retryCount >= limits.rateLimitRetries) {
+            refusal = `it waited ${retryCount} time(s) already`;
+        }
+        else if (waitMs > limits.maxRateLimitWaitMs) {
+            refusal = `the wait, ${shown}, is longer than the ${limits.maxRateLimitWaitMs / 1_000} s bound`;
+        }
+        else if (waitedMs + waitMs > limits.totalRateLimitWaitMs) {
+            refusal = `this run has waited for GitHub rate limits for ${Math.round(waitedMs / 1_000)} s, and ${limits.totalRateLimitWaitMs / 1_000} s is the bound`;
+        }
+        if (refusal !== undefined) {
+            log.info(`GitHub's ${kind} rate limit stopped ${call}; gave up: ${refusal}.`);
+            return false;
+        }
+        waitedMs += waitMs;
+        log.info(`GitHub's ${kind} rate limit stopped ${call}; trying again in ${shown}.`);
+        return true;
+    };
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, {
+        baseUrl: apiUrl,
+        retry: {
+            retries: limits.retries,
+            retryAfterBaseValue: limits.retryBaseMs,
+            doNotRetry: DO_NOT_RETRY,
+        },
+        throttle: {
+            retryAfterBaseValue: limits.retryBaseMs,
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+        },
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_1__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_2__/* .throttling */ .A);
+    // The plugins count tries on `options.request`, which every call shares with the client's
+    // defaults: without a copy per call, one call's retries would lengthen the next one's backoff.
+    octokit.hook.before('request', (options) => {
+        options.request = { ...options.request };
+    });
+    return octokit;
+}
+/** `GET /repos/acme/agent/pulls/12`: the route with its parameters filled in. */
+function describeCall(options) {
+    const method = typeof options.method === 'string' ? options.method : 'GET';
+    const route = typeof options.url === 'string' ? options.url : '(unknown)';
+    const path = route.replace(/\{(\w+)\}/g, (whole, name) => {
+        const value = options[name];
+        return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+    });
+    return `${method} ${path.replace(/^https?:\/\/[^/]+/, '')}`;
+}
+
+
+/***/ }),
+
+/***/ 8882:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   isRepositoryTag: () => (/* binding */ isRepositoryTag)
+/* harmony export */ });
+/* harmony import */ var _octokit_client_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8084);
+/**
+ * For a deploy's bare `repo-ref`: whether GitHub lists it as a tag of the repository. Loaded
+ * lazily (it pulls in Octokit), only when the checkout could not tell.
+ */
+
+/**
+ * true: a tag; false: no tag of that name; undefined: GitHub could not tell (the token cannot
+ * read the repository, or the call failed). `matching-refs` answers an empty list for a
+ * repository without such a tag, and 404 only for one the token cannot see.
+ */
+async function isRepositoryTag(lookup) {
+    const octokit = (0,_octokit_client_js__WEBPACK_IMPORTED_MODULE_0__/* .createGitHubClient */ .L)(lookup.token, lookup.apiUrl, lookup.log);
+    try {
+        const { data } = await octokit.rest.git.listMatchingRefs({
+            owner: lookup.owner,
+            repo: lookup.repo,
+            ref: `tags/${lookup.name}`,
+        });
+        return data.some((ref) => ref.ref === `refs/tags/${lookup.name}`);
+    }
+    catch (error) {
+        lookup.log.debug(`GitHub did not tell whether ${lookup.name} is a tag: ${String(error)}`);
+        return undefined;
+    }
+}
+
+
+/***/ })
+
+};
