@@ -1,8 +1,7 @@
 /**
- * The size of the action's bundle folder and each package's share of its minified code: what
- * every run loads at start (index.js and the chunks index.js asks for: its one dynamic import is
- * the entry's, src/index.ts), and what the other chunks of dynamic imports (`<id>.index.js`)
- * load only when a run needs them.
+ * The size of the action's bundle folder and each package's share of its code: what every run
+ * loads at start (index.js), and what the chunks of dynamic imports (`<id>.index.js`) load only
+ * when a run needs them.
  *
  * Shares come from source maps. When the folder has none (dist/ ships without them), src/ is
  * bundled again with the same command plus source maps; its files are byte for byte the
@@ -31,7 +30,7 @@ export interface BundleSizeResult {
   /** Every file of the entry's folder (index.js, chunks, licenses.txt, package.json). */
   folderBytes: number;
   files: { name: string; bytes: number }[];
-  /** index.js and the chunks it loads at start. */
+  /** What every run loads at start: index.js. */
   startBytes: number;
   startFiles: string[];
   lazyChunkBytes: number;
@@ -57,12 +56,6 @@ async function codeFiles(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const name of names) files.set(name, await codeWithoutMapComment(join(dir, name)));
   return files;
-}
-
-/** The chunks index.js loads (`__webpack_require__.e(<id>)`): the entry's dynamic import. */
-export function startChunks(entryCode: string): string[] {
-  const ids = [...entryCode.matchAll(/\.e\((\d+)\)/g)].map((match) => match[1]);
-  return [...new Set(ids)].map((id) => `${id}.${ENTRY_FILE}`).sort();
 }
 
 /** A folder whose every .js file has its .map: the entry's own, else a fresh bundle of src/. */
@@ -94,7 +87,8 @@ export async function measureBundleSize(
   const shipped = await codeFiles(entryDir);
   const mappedDir = await mappedFolder(entryDir, scratchDir);
   const mapped = await codeFiles(mappedDir);
-  const startFiles = [ENTRY_FILE, ...startChunks(shipped.get(ENTRY_FILE) ?? '')];
+  // The entry imports main.ts statically (src/index.ts): every chunk is a lazy one.
+  const startFiles = [ENTRY_FILE];
 
   const rows = new Map<string, PackageRow>();
   for (const [name, code] of mapped) {
