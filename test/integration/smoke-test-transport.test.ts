@@ -64,7 +64,7 @@ function contextFor(
   deploymentUrl: string,
   clock: FakeClock,
   dispatcher: Dispatcher,
-): CommandContext {
+): Omit<CommandContext, 'record' | 'ending'> {
   const inputs: Record<string, string> = {
     'api-url': deploymentUrl,
     'api-key': API_KEY,

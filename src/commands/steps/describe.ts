@@ -1,10 +1,20 @@
-/** Copies what the server said about a deployment, a revision or a listener into the report. */
+/**
+ * What the server said about a deployment, a revision or a listener, as the report shows it.
+ * The describe* functions are pure; the record* ones copy into the report of a command not yet
+ * converted (#29.1).
+ */
 import { type Deployment, displayName, type Listener, type Revision } from '../../api/schemas.ts';
-import type { CommandReport } from '../../report/types.ts';
+import type { CommandReport, DeploymentReport, ListenerReport } from '../../report/types.ts';
 
-export function recordDeployment(report: CommandReport, deployment: Deployment): void {
+/** A deployment as the report shows it: its fields, and the `result` output (no secret value). */
+interface DescribedDeployment {
+  deployment: DeploymentReport;
+  result: Record<string, unknown>;
+}
+
+function describeDeployment(deployment: Deployment): DescribedDeployment {
   const url = deployment.source_config?.custom_url ?? undefined;
-  report.deployment = {
+  const shown: DeploymentReport = {
     id: deployment.id,
     name: displayName(deployment),
     ...(url ? { url } : {}),
@@ -14,7 +24,13 @@ export function recordDeployment(report: CommandReport, deployment: Deployment):
     // The control plane creates a tracing project named like the deployment (spec 2.1).
     ...(deployment.name ? { tracingProject: deployment.name } : {}),
   };
-  report.result = withoutSecretValues(deployment);
+  return { deployment: shown, result: withoutSecretValues(deployment) };
+}
+
+export function recordDeployment(report: CommandReport, deployment: Deployment): void {
+  const { deployment: shown, result } = describeDeployment(deployment);
+  report.deployment = shown;
+  report.result = result;
 }
 
 export function recordRevision(report: CommandReport, revision: Revision): void {
@@ -30,14 +46,18 @@ export function recordRevision(report: CommandReport, revision: Revision): void 
   };
 }
 
-export function recordListener(report: CommandReport, listener: Listener): void {
-  report.listener = {
+export function describeListener(listener: Listener): ListenerReport {
+  return {
     id: listener.id,
     ...(listener.compute_id ? { computeId: listener.compute_id } : {}),
     ...(listener.compute_config?.k8s_namespaces
       ? { namespaces: [...listener.compute_config.k8s_namespaces] }
       : {}),
   };
+}
+
+export function recordListener(report: CommandReport, listener: Listener): void {
+  report.listener = describeListener(listener);
 }
 
 /** The deployment as JSON for the `result` output: secret names kept, values dropped. */
