@@ -47,8 +47,9 @@ export async function deleteCommand(ctx: CommandContext): Promise<ComposedReport
     done.answer = await log.group(`Deleting deployment ${deployment.name}`, () =>
       requestDeletion(ctx, deployment.id, settings.deleteTracingProject),
     );
-    if (done.answer === 'unsupported' || !settings.wait) return composeDelete(settings, done);
+    if (done.answer === 'unsupported') return composeDelete(settings, done);
     ctx.record.changed('deleted');
+    if (!settings.wait) return composeDelete(settings, done);
     // One deadline per command: the wait ends at it.
     const outcome = await pollUntilGone(ctx, deployment.id, waitTimeoutOf(ctx), (status) => {
       done.status = status;
