@@ -7,12 +7,12 @@ import { type Deployment, displayName, type Listener, type Revision } from '../.
 import type { CommandReport, DeploymentReport, ListenerReport } from '../../report/types.ts';
 
 /** A deployment as the report shows it: its fields, and the `result` output (no secret value). */
-interface DescribedDeployment {
+export interface DescribedDeployment {
   deployment: DeploymentReport;
   result: Record<string, unknown>;
 }
 
-function describeDeployment(deployment: Deployment): DescribedDeployment {
+export function describeDeployment(deployment: Deployment): DescribedDeployment {
   const url = deployment.source_config?.custom_url ?? undefined;
   const shown: DeploymentReport = {
     id: deployment.id,
