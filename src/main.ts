@@ -18,7 +18,13 @@ import { listener } from './commands/listener.ts';
 import { prune } from './commands/prune.ts';
 import { redeploy } from './commands/redeploy.ts';
 import { status } from './commands/status.ts';
-import type { CommandContext, CommandDeadline, Logger } from './commands/steps/command-context.ts';
+import {
+  type CommandContext,
+  type CommandDeadline,
+  type Ending,
+  endedBy,
+  type Logger,
+} from './commands/steps/command-context.ts';
 import type { GitHubContext } from './github/context.ts';
 import { forkWithoutSecrets, loadGitHubContext } from './github/context.ts';
 import { needsGitHubReporting } from './github/needs-reporting.ts';
@@ -31,8 +37,9 @@ import {
 import { logExcerpt, logText } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
+import { isChange, type RunFacts, RunRecord } from './report/run-record.ts';
 import { renderSummary } from './report/summary.ts';
-import type { CommandReport } from './report/types.ts';
+import type { CommandReport, ComposedReport } from './report/types.ts';
 import { COMMANDS, type CommandName } from './settings/definitions.ts';
 import { formatDuration } from './settings/durations.ts';
 import { InputError, InputErrors } from './settings/input-error.ts';
@@ -49,7 +56,14 @@ import { apiUrlNote } from './settings/url.ts';
 import { systemClock } from './wait/clock.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from './wait/poll.ts';
 
-const COMMAND_HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<void>> = {
+/**
+ * A command returns its report, composed in one function of its file. Transition (#29.1): one
+ * not yet converted fills in `ctx.report` and returns nothing.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: the transition's commands return nothing (void).
+type CommandHandler = (ctx: CommandContext) => Promise<ComposedReport | void>;
+
+const COMMAND_HANDLERS: Record<CommandName, CommandHandler> = {
   deploy,
   redeploy,
   status,
@@ -118,53 +132,60 @@ export async function run(): Promise<void> {
     ...settings.secrets.map((secret) => secret.value),
     ...(settings.github.token ? [settings.github.token] : []),
   ]);
-  const report: CommandReport = {
+  // What main.ts knows of every run; the command's report comes on top of it.
+  const { name, deploymentId } = settings.target;
+  const known = {
     command: settings.command,
+    ...(name !== undefined || deploymentId !== undefined
+      ? {
+          target: {
+            ...(name === undefined ? {} : { name }),
+            ...(deploymentId === undefined ? {} : { deploymentId }),
+          },
+        }
+      : {}),
+    ...(github.runUrl ? { runUrl: github.runUrl } : {}),
+    startedAt,
+  };
+  const legacyReport: CommandReport = {
+    ...known,
     outcome: 'failure',
     headline: '',
-    startedAt,
     endedAt: startedAt,
   };
-  const { name, deploymentId } = settings.target;
-  if (name !== undefined || deploymentId !== undefined) {
-    report.target = {
-      ...(name === undefined ? {} : { name }),
-      ...(deploymentId === undefined ? {} : { deploymentId }),
-    };
-  }
+  const record = new RunRecord();
+  const facts = (): RunFacts => factsNow(record, legacyReport);
   const client = createClient(settings, secrets, (found) => maskAnswerSecrets(answerMasks, found));
-  const cancellation = watchCancellation(report, client, settings.wait);
+  const cancellation = watchCancellation(facts, client, settings.wait);
   const deadline = DEADLINE_COMMANDS.has(settings.command)
-    ? commandDeadline(client, settings.waitTimeoutMs, report)
+    ? commandDeadline(client, settings.waitTimeoutMs, facts)
     : undefined;
   let reporting: GitHubReporting | undefined;
+  let composed: ComposedReport;
   try {
-    if (github.runUrl) report.runUrl = github.runUrl;
     reporting = needsGitHubReporting(settings.github, github, settings.command)
       ? await startGitHubReporting(settings, github)
       : undefined;
-    await runCommand(
-      {
-        settings,
-        client,
-        clock,
-        signal: cancellation.signal,
-        ...(deadline === undefined ? {} : { deadline }),
-        log: coreLogger,
-        workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
-        mask: maskAlways,
-        report,
-        github,
-      },
-      cancellation,
-      deadline,
-    );
+    composed = await runCommand({
+      settings,
+      client,
+      clock,
+      signal: cancellation.signal,
+      ...(deadline === undefined ? {} : { deadline }),
+      log: coreLogger,
+      workflow: { ref: defaultRepoRef(process.env), commit: github.sha || undefined },
+      mask: maskAlways,
+      record,
+      ending: (error) => endingOf(error, cancellation, deadline),
+      report: legacyReport,
+      github,
+    });
   } finally {
     // What follows (the GitHub deployment status, the PR comment) has its own bounds.
     deadline?.release();
     cancellation.stop();
   }
-  report.endedAt = clock.now();
+  const report: CommandReport = { ...composed, ...known, endedAt: clock.now() };
   // A deploy record is stored on GitHub even by a run that reports nothing else there.
   if (report.deployRecord !== undefined && reporting === undefined) {
     reporting = await loadGitHubReporting(settings, github);
@@ -282,13 +303,13 @@ interface DeadlineWatch extends CommandDeadline {
 function commandDeadline(
   client: ControlPlaneClient,
   waitTimeoutMs: number,
-  report: CommandReport,
+  facts: () => RunFacts,
 ): DeadlineWatch {
   const at = clock.now() + waitTimeoutMs;
   const what = `the deadline of wait-timeout ${formatDuration(waitTimeoutMs)}`;
   let cut: Pick<CancellationStory, 'reason' | 'nextStep'> | undefined;
   const timeUp = new TimeUp(clock, at + DEFAULT_WAIT_OVERRUN_MS, () => {
-    cut = describeDeadline({ report, writes: client.writesInFlight(), what });
+    cut = describeDeadline({ facts: facts(), writes: client.writesInFlight(), what });
     return new DeadlineReached(
       `The control plane had not answered ${formatDuration(DEFAULT_WAIT_OVERRUN_MS)} after ${what}, so the request in flight was stopped.`,
     );
@@ -326,7 +347,7 @@ interface CancellationWatch {
  * moments.
  */
 function watchCancellation(
-  report: CommandReport,
+  facts: () => RunFacts,
   client: ControlPlaneClient,
   waits: boolean,
 ): CancellationWatch {
@@ -334,7 +355,7 @@ function watchCancellation(
   let cancelledAt: CancellationStory | undefined;
   const cancel = (signal: NodeJS.Signals): void => {
     cancelledAt = describeCancellation({
-      report,
+      facts: facts(),
       writes: client.writesInFlight(),
       writesSent: client.writesSent,
       waits,
@@ -355,49 +376,70 @@ function watchCancellation(
 }
 
 /**
- * Runs the command; whatever it throws becomes the report's failure (or cancellation, or
- * timeout when the command's deadline stopped it).
+ * The facts the cancellation story reads: the recorder's. Transition (#29.1): a command not yet
+ * converted writes them into `ctx.report` instead; the last one to convert removes this.
  */
-async function runCommand(
-  ctx: CommandContext,
+function factsNow(record: RunRecord, legacyReport: Readonly<CommandReport>): RunFacts {
+  const { deployment, revision, action } = legacyReport;
+  return {
+    ...(deployment === undefined
+      ? {}
+      : { deployment: { id: deployment.id, name: deployment.name } }),
+    ...(revision === undefined ? {} : { revision: { id: revision.id, status: revision.status } }),
+    ...(action !== undefined && isChange(action) ? { changed: action } : {}),
+    ...record.facts(),
+  };
+}
+
+/**
+ * Runs the command, which composes its report, failures included. What it still throws (a
+ * command not yet converted, or a bug) ends the report it filled in so far, with the deployment
+ * the recorder knows.
+ */
+async function runCommand(ctx: CommandContext): Promise<ComposedReport> {
+  try {
+    return (await COMMAND_HANDLERS[ctx.settings.command](ctx)) ?? ctx.report;
+  } catch (error) {
+    const { deployment } = ctx.record.facts();
+    const soFar = ctx.report.deployment || !deployment ? ctx.report : { ...ctx.report, deployment };
+    return endedBy(soFar, ctx.ending(error));
+  }
+}
+
+/**
+ * How a command that `error` stopped ends: cancelled (what was under way), timed out (the
+ * command's deadline came first, never slept past), or failed. An unexpected error is a bug of
+ * ours: its stack goes to the debug log, for a maintainer.
+ */
+function endingOf(
+  error: unknown,
   cancellation: CancellationWatch,
   deadline: DeadlineWatch | undefined,
-): Promise<void> {
-  const { report } = ctx;
-  try {
-    await COMMAND_HANDLERS[ctx.settings.command](ctx);
-  } catch (error) {
-    const cancelledAt = cancellation.story();
-    if (cancelledAt) {
-      report.outcome = 'cancelled';
-      report.reason = cancelledAt.reason;
-      report.nextStep = cancelledAt.nextStep;
-    } else if (error instanceof DeadlineReached || error instanceof RetryAfterBeyondDeadline) {
-      // The command's deadline came first: told as a timeout, never slept past.
-      const cut = deadline?.cutWrite();
-      report.outcome = 'timeout';
-      report.reason = cut ? `${cut.reason} ${error.message}` : error.message;
-      report.nextStep =
-        cut?.nextStep ??
-        `Re-run the job (a slow or rate-limited control plane may answer then), or raise 'wait-timeout'; it bounds the whole command, from the lookup to the end of the wait.`;
-    } else {
-      report.outcome = 'failure';
-      report.reason = messageOf(error);
-    }
-    if (
-      !cancelledAt &&
-      !(
-        error instanceof InputError ||
-        error instanceof InputErrors ||
-        error instanceof ApiError ||
-        error instanceof DeadlineReached ||
-        error instanceof RetryAfterBeyondDeadline
-      )
-    ) {
-      // An unexpected error is a bug of ours: its stack helps a maintainer, with step debug on.
-      core.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    }
+): Ending {
+  const cancelledAt = cancellation.story();
+  const expected =
+    error instanceof InputError ||
+    error instanceof InputErrors ||
+    error instanceof ApiError ||
+    error instanceof DeadlineReached ||
+    error instanceof RetryAfterBeyondDeadline;
+  if (!cancelledAt && !expected) {
+    core.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
   }
+  if (cancelledAt) {
+    return { outcome: 'cancelled', reason: cancelledAt.reason, nextStep: cancelledAt.nextStep };
+  }
+  if (error instanceof DeadlineReached || error instanceof RetryAfterBeyondDeadline) {
+    const cut = deadline?.cutWrite();
+    return {
+      outcome: 'timeout',
+      reason: cut ? `${cut.reason} ${error.message}` : error.message,
+      nextStep:
+        cut?.nextStep ??
+        `Re-run the job (a slow or rate-limited control plane may answer then), or raise 'wait-timeout'; it bounds the whole command, from the lookup to the end of the wait.`,
+    };
+  }
+  return { outcome: 'failure', reason: messageOf(error) };
 }
 
 /** The report, secrets removed, to the GitHub deployment / PR comment, the outputs and summary. */

@@ -139,6 +139,35 @@ export function attemptOrigin(attempt: DeployAttempt, id: (revisionId: string) =
   return ` (redeploy of ${id(attempt.redeployOf)})`;
 }
 
+/** A deployment as the server last described it to this run. */
+export interface DeploymentReport {
+  id: string;
+  name: string;
+  url?: string;
+  status?: string;
+  activeRevisionId?: string;
+  latestRevisionId?: string;
+  tracingProject?: string;
+}
+
+/** The revision a run followed or read, as last seen. */
+export interface RevisionReport {
+  id: string;
+  status: string;
+  statusMessage?: string;
+  commitSha?: string;
+  repoRef?: string;
+  imageUri?: string;
+  /** For SKIPPED: the revision that superseded it, when known. */
+  supersededBy?: string;
+}
+
+export interface ListenerReport {
+  id: string;
+  computeId?: string;
+  namespaces?: string[];
+}
+
 export interface CommandReport {
   command: CommandName;
   outcome: Outcome;
@@ -154,25 +183,8 @@ export interface CommandReport {
    * the outputs carry it even when the run ends (cancelled, failed) before the server answered.
    */
   target?: { name?: string; deploymentId?: string };
-  deployment?: {
-    id: string;
-    name: string;
-    url?: string;
-    status?: string;
-    activeRevisionId?: string;
-    latestRevisionId?: string;
-    tracingProject?: string;
-  };
-  revision?: {
-    id: string;
-    status: string;
-    statusMessage?: string;
-    commitSha?: string;
-    repoRef?: string;
-    imageUri?: string;
-    /** For SKIPPED: the revision that superseded it, when known. */
-    supersededBy?: string;
-  };
+  deployment?: DeploymentReport;
+  revision?: RevisionReport;
   /**
    * deploy to an existing deployment: how its new revision was made: 'post' (POST .../revisions,
    * which answered the revision), 'patch' (a server without that POST), 'failed' (of the
@@ -203,7 +215,7 @@ export interface CommandReport {
    * no reporter other than the outputs may read it.
    */
   token?: string;
-  listener?: { id: string; computeId?: string; namespaces?: string[] };
+  listener?: ListenerReport;
   /** prune: every deployment of the prefix, what was decided and done. */
   prune?: PruneReport;
   /** deploy: the graph configuration read in the checkout before anything was sent. */
@@ -232,6 +244,15 @@ export interface CommandReport {
   startedAt: number;
   endedAt: number;
 }
+
+/**
+ * What a command's compose function returns: its report without what main.ts adds (the command,
+ * the target as the inputs name it, the run's link and times).
+ */
+export type ComposedReport = Omit<
+  CommandReport,
+  'command' | 'target' | 'runUrl' | 'startedAt' | 'endedAt'
+>;
 
 /** How each outcome looks wherever a person reads it (job summary, PR comment). */
 export const OUTCOME_EMOJI: Record<Outcome, string> = {

@@ -1,25 +1,13 @@
-/** describeCancellation: what a cancellation at each moment says, from plain values. */
+/** describeCancellation: what a cancellation at each moment says, from the run's recorded facts. */
 import { describe, expect, it } from 'vitest';
 import { describeCancellation } from '../../src/report/cancellation.ts';
-import type { CommandReport } from '../../src/report/types.ts';
-
-function report(extra: Partial<CommandReport> = {}): CommandReport {
-  return {
-    command: 'deploy',
-    outcome: 'failure',
-    headline: '',
-    startedAt: 0,
-    endedAt: 0,
-    ...extra,
-  };
-}
 
 const DEPLOYMENT = { id: 'dep-1', name: 'agent' };
 
 describe('describeCancellation', () => {
   it('before any write: nothing changed, and no word of a wait', () => {
     const story = describeCancellation({
-      report: report(),
+      facts: {},
       writes: [],
       writesSent: 0,
       waits: true,
@@ -31,7 +19,7 @@ describe('describeCancellation', () => {
 
   it('a create in flight: the deployment may exist; a re-run picks it up by name', () => {
     const story = describeCancellation({
-      report: report(),
+      facts: {},
       writesSent: 1,
       writes: [
         {
@@ -51,7 +39,7 @@ describe('describeCancellation', () => {
 
   it('a PATCH in flight names the deployment and its id', () => {
     const story = describeCancellation({
-      report: report({ deployment: DEPLOYMENT }),
+      facts: { deployment: DEPLOYMENT },
       writesSent: 1,
       writes: [
         {
@@ -68,7 +56,7 @@ describe('describeCancellation', () => {
 
   it('a redeploy and a delete in flight each say what may have started', () => {
     const redeploy = describeCancellation({
-      report: report({ command: 'redeploy', deployment: DEPLOYMENT }),
+      facts: { deployment: DEPLOYMENT },
       writesSent: 1,
       writes: [
         {
@@ -81,7 +69,7 @@ describe('describeCancellation', () => {
     });
     expect(redeploy.reason).toContain('the redeploy of revision rev-1 of deployment agent (dep-1)');
     const deletion = describeCancellation({
-      report: report({ command: 'delete', deployment: DEPLOYMENT }),
+      facts: { deployment: DEPLOYMENT },
       writesSent: 1,
       writes: [
         {
@@ -97,13 +85,13 @@ describe('describeCancellation', () => {
   });
 
   it('during the wait: stops the wait; without wait, does not call it one', () => {
-    const following = report({
+    const following = {
       deployment: DEPLOYMENT,
-      action: 'created',
+      changed: 'created',
       revision: { id: 'rev-2', status: 'BUILDING' },
-    });
+    } as const;
     const waiting = describeCancellation({
-      report: following,
+      facts: following,
       writes: [],
       writesSent: 0,
       waits: true,
@@ -115,7 +103,7 @@ describe('describeCancellation', () => {
       'while revision rev-2 of deployment agent (dep-1) was BUILDING',
     );
     const reading = describeCancellation({
-      report: following,
+      facts: following,
       writes: [],
       writesSent: 0,
       waits: false,
@@ -125,7 +113,7 @@ describe('describeCancellation', () => {
 
   it('after a write that was answered: says what was done', () => {
     const story = describeCancellation({
-      report: report({ deployment: DEPLOYMENT, action: 'patched' }),
+      facts: { deployment: DEPLOYMENT, changed: 'patched' },
       writes: [],
       writesSent: 0,
       waits: true,
@@ -137,7 +125,7 @@ describe('describeCancellation', () => {
 
   it('after writes it cannot name (a prune between deletions): never claims nothing changed', () => {
     const story = describeCancellation({
-      report: report({ command: 'prune' }),
+      facts: {},
       writes: [],
       writesSent: 2,
       waits: true,

@@ -1,7 +1,12 @@
-/** What every command gets: settings, the API client, time, cancellation, logging, the report. */
+/**
+ * What every command gets: settings, the API client, time, cancellation, logging, the narrow
+ * recorder and how a failure ends; and what it gives back, its report (docs/architecture.md,
+ * "How a command reports").
+ */
 import type { ControlPlaneClient } from '../../api/client.ts';
 import type { GitHubContext } from '../../github/context.ts';
-import type { CommandReport } from '../../report/types.ts';
+import type { RunRecord } from '../../report/run-record.ts';
+import type { CommandReport, ComposedReport, Outcome } from '../../report/types.ts';
 import type { WorkflowCheckout } from '../../rules/skip.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import type { Clock } from '../../wait/clock.ts';
@@ -51,6 +56,27 @@ export function waitTimeoutOf(
   return Math.max(0, deadline.at - ctx.clock.now());
 }
 
+/**
+ * How a command stopped by an error ends, as main.ts tells it: the cancellation's story, the
+ * deadline's (with the write it cut off), or the error's message.
+ */
+export interface Ending {
+  outcome: Extract<Outcome, 'failure' | 'timeout' | 'cancelled'>;
+  reason: string;
+  /** Absent for a plain failure: the command's own next step, if it has one, stays. */
+  nextStep?: string;
+}
+
+/** A report so far, ended by `ending`: its outcome and reason, and its next step when it has one. */
+export function endedBy<T extends ComposedReport>(report: T, ending: Ending): T {
+  return {
+    ...report,
+    outcome: ending.outcome,
+    reason: ending.reason,
+    ...(ending.nextStep === undefined ? {} : { nextStep: ending.nextStep }),
+  };
+}
+
 export interface CommandContext {
   settings: Settings;
   client: ControlPlaneClient;
@@ -68,8 +94,18 @@ export interface CommandContext {
   /** Registers a value the log must never show (a token the server returned). */
   mask(value: string): void;
   /**
-   * Filled in as the command goes, so that whatever is known when a request fails or the job is
-   * cancelled still reaches the outputs and the summary.
+   * The facts that must survive a failure or a cancellation (the deployment, the revision in
+   * flight, what this run changed): steps tell it as they learn them.
+   */
+  record: RunRecord;
+  /**
+   * How the command ends when `error` stopped it; the command composes its report with it (an
+   * unexpected error's stack is logged at debug).
+   */
+  ending(error: unknown): Ending;
+  /**
+   * Transition (#29.1): the report that commands not yet converted fill in as they go (those
+   * return nothing). A converted command never touches it; the last one to convert removes it.
    */
   report: CommandReport;
   /** The workflow run's repository and GitHub API (prune reads pull requests there). */

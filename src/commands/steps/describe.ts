@@ -1,26 +1,44 @@
-/** Copies what the server said about a deployment, a revision or a listener into the report. */
+/**
+ * What the server said about a deployment, a revision or a listener, as the report shows it:
+ * pure conversions that the commands' compose functions call.
+ */
 import { type Deployment, displayName, type Listener, type Revision } from '../../api/schemas.ts';
-import type { CommandReport } from '../../report/types.ts';
+import type {
+  CommandReport,
+  DeploymentReport,
+  ListenerReport,
+  RevisionReport,
+} from '../../report/types.ts';
 
-export function recordDeployment(report: CommandReport, deployment: Deployment): void {
+/** The deployment as the report shows it, and as the `result` output (secret values dropped). */
+export function describeDeployment(deployment: Deployment): {
+  deployment: DeploymentReport;
+  result: Record<string, unknown>;
+} {
   const url = deployment.source_config?.custom_url ?? undefined;
-  report.deployment = {
-    id: deployment.id,
-    name: displayName(deployment),
-    ...(url ? { url } : {}),
-    ...(deployment.status ? { status: deployment.status } : {}),
-    ...(deployment.active_revision_id ? { activeRevisionId: deployment.active_revision_id } : {}),
-    ...(deployment.latest_revision_id ? { latestRevisionId: deployment.latest_revision_id } : {}),
-    // The control plane creates a tracing project named like the deployment (spec 2.1).
-    ...(deployment.name ? { tracingProject: deployment.name } : {}),
+  return {
+    deployment: {
+      id: deployment.id,
+      name: displayName(deployment),
+      ...(url ? { url } : {}),
+      ...(deployment.status ? { status: deployment.status } : {}),
+      ...(deployment.active_revision_id ? { activeRevisionId: deployment.active_revision_id } : {}),
+      ...(deployment.latest_revision_id ? { latestRevisionId: deployment.latest_revision_id } : {}),
+      // The control plane creates a tracing project named like the deployment (spec 2.1).
+      ...(deployment.name ? { tracingProject: deployment.name } : {}),
+    },
+    result: withoutSecretValues(deployment),
   };
-  report.result = withoutSecretValues(deployment);
 }
 
-export function recordRevision(report: CommandReport, revision: Revision): void {
+/**
+ * The revision as last read, over what an earlier read of the same run told (`before`): a field
+ * the newer answer leaves out keeps its earlier value.
+ */
+export function describeRevision(revision: Revision, before?: RevisionReport): RevisionReport {
   const config = revision.source_revision_config;
-  report.revision = {
-    ...report.revision,
+  return {
+    ...before,
     id: revision.id,
     status: revision.status,
     ...(revision.status_message ? { statusMessage: revision.status_message } : {}),
@@ -30,8 +48,8 @@ export function recordRevision(report: CommandReport, revision: Revision): void 
   };
 }
 
-export function recordListener(report: CommandReport, listener: Listener): void {
-  report.listener = {
+export function describeListener(listener: Listener): ListenerReport {
+  return {
     id: listener.id,
     ...(listener.compute_id ? { computeId: listener.compute_id } : {}),
     ...(listener.compute_config?.k8s_namespaces
@@ -47,4 +65,13 @@ function withoutSecretValues(deployment: Deployment): Record<string, unknown> {
     copy.secrets = (copy.secrets as { name?: unknown }[]).map((secret) => ({ name: secret.name }));
   }
   return copy;
+}
+
+/** The commands not yet composing their report (delete, listener) copy into it. */
+export function recordDeployment(report: CommandReport, deployment: Deployment): void {
+  Object.assign(report, describeDeployment(deployment));
+}
+
+export function recordListener(report: CommandReport, listener: Listener): void {
+  report.listener = describeListener(listener);
 }
