@@ -1,16 +1,32 @@
 /** `command: listener` — read a listener: its compute and the namespaces it serves. */
-import type { CommandContext } from './steps/command-context.ts';
-import { recordListener } from './steps/describe.ts';
+import type { ComposedReport, ListenerReport } from '../report/types.ts';
+import { type CommandContext, type Ending, endedBy } from './steps/command-context.ts';
+import { describeListener } from './steps/describe.ts';
 
-export async function listener(ctx: CommandContext): Promise<void> {
-  const { settings, report } = ctx;
-  const listenerId = settings.listenerId ?? '';
-  const found = await ctx.log.group(`Reading listener ${listenerId}`, () =>
-    ctx.client.getListener(listenerId, { signal: ctx.signal }),
-  );
-  recordListener(report, found);
-  report.outcome = 'success';
-  report.action = 'read';
-  const namespaces = report.listener?.namespaces;
-  report.headline = `Listener ${found.id} (${found.compute_id ?? 'unnamed compute'}) serves ${namespaces?.length ? `namespaces ${namespaces.join(', ')}` : 'no configured namespace'}`;
+export async function listener(ctx: CommandContext): Promise<ComposedReport> {
+  const listenerId = ctx.settings.listenerId ?? '';
+  try {
+    const found = await ctx.log.group(`Reading listener ${listenerId}`, () =>
+      ctx.client.getListener(listenerId, { signal: ctx.signal }),
+    );
+    return composeListener({ found: describeListener(found) });
+  } catch (error) {
+    return composeListener({ ending: ctx.ending(error) });
+  }
+}
+
+/** The listener as read, or how the read ended. */
+type ListenerRead = { found: ListenerReport } | { ending: Ending };
+
+/** Every line of the listener's report. */
+function composeListener(read: ListenerRead): ComposedReport {
+  if ('ending' in read) return endedBy({ outcome: 'failure', headline: '' }, read.ending);
+  const { found } = read;
+  const namespaces = found.namespaces;
+  return {
+    outcome: 'success',
+    action: 'read',
+    listener: found,
+    headline: `Listener ${found.id} (${found.computeId ?? 'unnamed compute'}) serves ${namespaces?.length ? `namespaces ${namespaces.join(', ')}` : 'no configured namespace'}`,
+  };
 }

@@ -139,7 +139,7 @@ export function attemptOrigin(attempt: DeployAttempt, id: (revisionId: string) =
   return ` (redeploy of ${id(attempt.redeployOf)})`;
 }
 
-/** A deployment as the server last described it to this run. */
+/** The deployment as the server last described it. */
 export interface DeploymentReport {
   id: string;
   name: string;
@@ -162,6 +162,7 @@ export interface RevisionReport {
   supersededBy?: string;
 }
 
+/** A listener as the server described it: its compute and the namespaces it serves. */
 export interface ListenerReport {
   id: string;
   computeId?: string;

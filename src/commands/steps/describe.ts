@@ -67,11 +67,7 @@ function withoutSecretValues(deployment: Deployment): Record<string, unknown> {
   return copy;
 }
 
-/** The commands not yet composing their report (delete, listener) copy into it. */
+/** Transition (#29.1): a command not yet composing its report (delete) copies into it. */
 export function recordDeployment(report: CommandReport, deployment: Deployment): void {
   Object.assign(report, describeDeployment(deployment));
-}
-
-export function recordListener(report: CommandReport, listener: Listener): void {
-  report.listener = describeListener(listener);
 }
