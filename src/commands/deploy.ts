@@ -428,14 +428,17 @@ export function composeDeploy(
     rollbackOnFailure: facts.rollbackOnFailure,
   });
   const revision = revisionFollowed(current.revisionId, current.before, rollout);
-  const reason = joined(verdict.reason, facts.retryStop);
+  const rolloutReason = joined(verdict.reason, facts.retryStop);
+  // The rollback tells its part after the smoke test's failure.
   const rollback =
     facts.rollback &&
     rollbackVerdict(
       facts.rollback,
-      reason ?? `Revision ${current.revisionId} failed the smoke test.`,
+      rolloutReason ?? `Revision ${current.revisionId} failed the smoke test.`,
       verdict.nextStep,
     );
+  const reason = rollback?.reason ?? rolloutReason;
+  const nextStep = rollback?.nextStep ?? verdict.nextStep;
   return end({
     ...made,
     ...attempts,
@@ -445,10 +448,8 @@ export function composeDeploy(
     ...(rollout.wait === undefined ? {} : { timeline: rollout.wait.timeline }),
     ...(rollout.failureLog === undefined ? {} : { failureLog: rollout.failureLog }),
     ...(rollout.smokeTest === undefined ? {} : { smokeTest: rollout.smokeTest.smokeTest }),
-    ...((rollback?.reason ?? reason) === undefined ? {} : { reason: rollback?.reason ?? reason }),
-    ...((rollback?.nextStep ?? verdict.nextStep) === undefined
-      ? {}
-      : { nextStep: rollback?.nextStep ?? verdict.nextStep }),
+    ...(reason === undefined ? {} : { reason }),
+    ...(nextStep === undefined ? {} : { nextStep }),
     ...(facts.rollback === undefined ? {} : { rollback: facts.rollback.rollback }),
     ...(facts.deployRecord === undefined ? {} : { deployRecord: facts.deployRecord }),
   });
