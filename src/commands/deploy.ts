@@ -37,7 +37,7 @@ import {
   type RolloutResult,
   revisionFollowed,
   rolloutEndStatus,
-  rolloutVerdict,
+  rolloutShown,
 } from './steps/follow-rollout.ts';
 import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
 import { makeDeployRecord, readRecordEvidence } from './steps/record-proof.ts';
@@ -420,34 +420,31 @@ export function composeDeploy(
     });
   }
   const afterRollout = rollout.deployment ?? deploymentBefore(facts, current);
-  const verdict = rolloutVerdict(rollout, {
+  const shown = rolloutShown(rollout, {
     deployment: afterRollout && describeDeployment(afterRollout).deployment,
-    statusBefore: current.before?.status ?? 'UNKNOWN',
+    ...(current.before === undefined ? {} : { revisionBefore: current.before }),
     waitTimeoutMs: facts.waitTimeoutMs,
     created: written.kind === 'created',
     rollbackOnFailure: facts.rollbackOnFailure,
   });
-  const revision = revisionFollowed(current.revisionId, current.before, rollout);
-  const rolloutReason = joined(verdict.reason, facts.retryStop);
+  const rolloutReason = joined(shown.reason, facts.retryStop);
   // The rollback tells its part after the smoke test's failure.
   const rollback =
     facts.rollback &&
     rollbackVerdict(
       facts.rollback,
       rolloutReason ?? `Revision ${current.revisionId} failed the smoke test.`,
-      verdict.nextStep,
+      shown.nextStep,
     );
+  const { reason: _reason, nextStep: _nextStep, ...rest } = shown;
   const reason = rollback?.reason ?? rolloutReason;
-  const nextStep = rollback?.nextStep ?? verdict.nextStep;
+  const nextStep = rollback?.nextStep ?? shown.nextStep;
   return end({
     ...made,
     ...attempts,
-    outcome: rollback?.outcome ?? verdict.outcome,
-    headline: `${headline}${verdict.headline}${rollback?.headline ?? ''}`,
-    revision: verdict.supersededBy ? { ...revision, supersededBy: verdict.supersededBy } : revision,
-    ...(rollout.wait === undefined ? {} : { timeline: rollout.wait.timeline }),
-    ...(rollout.failureLog === undefined ? {} : { failureLog: rollout.failureLog }),
-    ...(rollout.smokeTest === undefined ? {} : { smokeTest: rollout.smokeTest.smokeTest }),
+    ...rest,
+    outcome: rollback?.outcome ?? shown.outcome,
+    headline: `${headline}${shown.headline}${rollback?.headline ?? ''}`,
     ...(reason === undefined ? {} : { reason }),
     ...(nextStep === undefined ? {} : { nextStep }),
     ...(facts.rollback === undefined ? {} : { rollback: facts.rollback.rollback }),

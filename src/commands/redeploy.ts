@@ -16,7 +16,7 @@ import {
   followRevision,
   type RolloutResult,
   revisionFollowed,
-  rolloutVerdict,
+  rolloutShown,
 } from './steps/follow-rollout.ts';
 import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
 
@@ -219,26 +219,13 @@ export function composeRedeploy(
     return end({ ...describeDeployment(before), ...sent, ...revision, outcome: 'failure' });
   }
   const described = describeDeployment(rollout.deployment ?? before);
-  const verdict = rolloutVerdict(rollout, {
+  const shown = rolloutShown(rollout, {
     deployment: described.deployment,
-    statusBefore: 'UNKNOWN',
     waitTimeoutMs: facts.waitTimeoutMs,
     created: false,
     rollbackOnFailure: facts.rollbackOnFailure,
   });
-  const revision = revisionFollowed(rollout.revisionId, undefined, rollout);
-  return end({
-    ...described,
-    ...sent,
-    outcome: verdict.outcome,
-    headline: `${sent.headline}${verdict.headline}`,
-    ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
-    ...(verdict.nextStep === undefined ? {} : { nextStep: verdict.nextStep }),
-    revision: verdict.supersededBy ? { ...revision, supersededBy: verdict.supersededBy } : revision,
-    ...(rollout.wait === undefined ? {} : { timeline: rollout.wait.timeline }),
-    ...(rollout.failureLog === undefined ? {} : { failureLog: rollout.failureLog }),
-    ...(rollout.smokeTest === undefined ? {} : { smokeTest: rollout.smokeTest.smokeTest }),
-  });
+  return end({ ...described, ...sent, ...shown, headline: `${sent.headline}${shown.headline}` });
 }
 
 /** A re-run of a rollback: what already serves, in words. */

@@ -17,7 +17,7 @@ import {
   nextStepFor,
   type RolloutResult,
   revisionFollowed,
-  rolloutVerdict,
+  rolloutShown,
 } from './steps/follow-rollout.ts';
 import { showFailureLog } from './steps/revision-logs.ts';
 import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
@@ -127,27 +127,17 @@ export function composeStatus(
       });
     }
     const described = describeDeployment(rollout.deployment ?? deployment);
-    const verdict = rolloutVerdict(rollout, {
+    const shown = rolloutShown(rollout, {
       deployment: described.deployment,
-      statusBefore: 'UNKNOWN',
       waitTimeoutMs: facts.waitTimeoutMs,
       created: false,
       rollbackOnFailure: facts.rollbackOnFailure,
     });
-    const revision = revisionFollowed(rollout.revisionId, undefined, rollout);
     return end({
       ...described,
       ...looked,
-      outcome: verdict.outcome,
-      headline: `${looked.headline}${verdict.headline}`,
-      ...(verdict.reason === undefined ? {} : { reason: verdict.reason }),
-      ...(verdict.nextStep === undefined ? {} : { nextStep: verdict.nextStep }),
-      revision: verdict.supersededBy
-        ? { ...revision, supersededBy: verdict.supersededBy }
-        : revision,
-      ...(rollout.wait === undefined ? {} : { timeline: rollout.wait.timeline }),
-      ...(rollout.failureLog === undefined ? {} : { failureLog: rollout.failureLog }),
-      ...(rollout.smokeTest === undefined ? {} : { smokeTest: rollout.smokeTest.smokeTest }),
+      ...shown,
+      headline: `${looked.headline}${shown.headline}`,
     });
   }
   const read = facts.revision;

@@ -17,6 +17,7 @@ import type {
   FailureLogReport,
   Outcome,
   RevisionReport,
+  SmokeTestReport,
 } from '../../report/types.ts';
 import { productionAfterFailure } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
@@ -383,8 +384,42 @@ interface RolloutVerdict {
   supersededBy?: string;
 }
 
+/**
+ * A rollout as its command's report shows it: how it ended, in words (outcome, the headline's
+ * last clause, reason, next step), and the revision, timeline, failure log and smoke test.
+ */
+interface RolloutShown extends Omit<RolloutVerdict, 'supersededBy'> {
+  revision: RevisionReport;
+  timeline?: TimelineEntry[];
+  failureLog?: FailureLogReport;
+  smokeTest?: SmokeTestReport;
+}
+
+/**
+ * The rollout as the report shows it. `revisionBefore`: what the run knew of the revision before
+ * following it (a POST's answer, a redeployed attempt's code).
+ */
+export function rolloutShown(
+  rollout: RolloutResult,
+  facts: Omit<RolloutFacts, 'statusBefore'> & { revisionBefore?: RevisionReport },
+): RolloutShown {
+  const { revisionBefore, ...known } = facts;
+  const { supersededBy, ...verdict } = rolloutVerdict(rollout, {
+    ...known,
+    statusBefore: revisionBefore?.status ?? 'UNKNOWN',
+  });
+  const revision = revisionFollowed(rollout.revisionId, revisionBefore, rollout);
+  return {
+    ...verdict,
+    revision: supersededBy === undefined ? revision : { ...revision, supersededBy },
+    ...(rollout.wait === undefined ? {} : { timeline: rollout.wait.timeline }),
+    ...(rollout.failureLog === undefined ? {} : { failureLog: rollout.failureLog }),
+    ...(rollout.smokeTest === undefined ? {} : { smokeTest: rollout.smokeTest.smokeTest }),
+  };
+}
+
 /** How the rollout ended, in words; a failed smoke test after DEPLOYED is the run's failure. */
-export function rolloutVerdict(rollout: RolloutResult, facts: RolloutFacts): RolloutVerdict {
+function rolloutVerdict(rollout: RolloutResult, facts: RolloutFacts): RolloutVerdict {
   const { revisionId, wait } = rollout;
   if (wait === undefined) {
     return {
