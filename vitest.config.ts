@@ -5,6 +5,10 @@ export default defineConfig({
     // End-to-end tests start the emulator and the bundled action as child processes.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Vitest's default is one worker less than the cores: one on a 2-core machine, so the e2e
+    // files ran one at a time while they mostly wait on child processes and real timers. Six
+    // was chosen by measuring (`npm run bench:test-time -- --workers 2,4,6,8`; CONTRIBUTING.md).
+    maxWorkers: 6,
     projects: [
       {
         extends: true,

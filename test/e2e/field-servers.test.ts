@@ -132,13 +132,22 @@ describe('a container create (point 1)', () => {
 describe('a name refused on create (point 4)', () => {
   it('waits for a deployment of that name still being deleted, then creates it', async () => {
     // A pull request reopened right after its preview's teardown (delete-tracing-project: true).
-    const server = await start({ deleteAfterMs: 600 });
+    // The server's clock stands still until the action has seen the deletion under way (a slow
+    // start of the process must not let it end first); the new revision moves one status a read.
+    const server = await start({ deleteAfterMs: 600, clock: 'manual' });
     const old = server.seedDeployment(hostedBody('agent-pr-12'));
     await deleteDeployment(server, old.id, true);
+    server.scriptRevision('agent-pr-12', { outcome: 'deploy', stepEachRead: true });
 
+    let deletionSeen = false;
     const run = await runAction({
       inputs: deployInputs(server, { name: 'agent-pr-12' }),
       env: ENV,
+      onStdout: (stdout) => {
+        if (deletionSeen || !stdout.includes('is being deleted')) return;
+        deletionSeen = true;
+        server.advance(600);
+      },
     });
 
     expect(run.exitCode).toBe(0);

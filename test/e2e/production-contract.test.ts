@@ -290,7 +290,8 @@ describe('failure logs', () => {
   it('keeps the outcome and says the logs were not available on a server without them', async () => {
     const without = await startEmulator({ apiKey: API_KEY, stepMs: 20, logsSupported: false });
     try {
-      without.scriptRevision('agent', { outcome: 'build-fail' });
+      // One status a read: the log stream starts before the build fails, however slow the machine.
+      without.scriptRevision('agent', { outcome: 'build-fail', stepEachRead: true });
       const run = await runAction({
         inputs: { ...deployInputs(without), 'build-logs': 'stream' },
         env: ENV,
@@ -396,7 +397,12 @@ describe("this run's revision", () => {
 
 describe('INTERRUPTED', () => {
   it('keeps polling through INTERRUPTED and succeeds when the revision resumes', async () => {
-    emulator.scriptRevision('agent', { outcome: 'interrupt-resume', interruptedSteps: 3 });
+    // One status a read: a poll sees INTERRUPTED, however slow the machine.
+    emulator.scriptRevision('agent', {
+      outcome: 'interrupt-resume',
+      interruptedSteps: 3,
+      stepEachRead: true,
+    });
     const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
     expect(run.exitCode).toBe(0);
     expect(run.outputs['revision-status']).toBe('DEPLOYED');

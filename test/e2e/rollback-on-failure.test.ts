@@ -142,7 +142,8 @@ describe('rollback-on-failure', () => {
 
   it('when the rollback does not finish within wait-timeout, says it goes on and what serves meanwhile', async () => {
     const { deploymentId, before } = await productionOnMain();
-    emulator.scriptRevision('agent', { outcome: 'deploy' });
+    // One status a read: the new revision is DEPLOYED well within the 1 s, however slow the machine.
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
     emulator.scriptRevision('agent', { outcome: 'stay', stayAt: 'BUILDING' });
 
     const run = await runAction({ inputs: rollbackInputs({ 'wait-timeout': '1s' }), env: ENV });

@@ -362,7 +362,8 @@ describe('retries', () => {
   });
 
   it('times out a slow answer and tries again', async () => {
-    const api = client({ requestTimeoutMs: 50 });
+    // Well under the slow answer, and long enough that the retry is not cut too on a busy machine.
+    const api = client({ requestTimeoutMs: 500 });
     emu.inject({ method: 'GET', path: '/v2/deployments', kind: 'slow', delayMs: 2_000 });
     await api.listDeployments();
     expect(emu.requests).toHaveLength(2);
