@@ -10,7 +10,7 @@
  */
 import type { z } from 'zod';
 import { cleanText, type Redactor } from './redact.ts';
-import { describeIssues } from './schema-issues.ts';
+import { describeIssues, WORDED_ISSUES } from './schema-issues.ts';
 import { ErrorDetailSchema, HTTPValidationErrorSchema } from './schemas.ts';
 import type { TransportFailure } from './transport.ts';
 
@@ -154,9 +154,9 @@ export class DuplicateNameError extends Error {
 
 /** Strict check of what is about to be sent: the parsed value, or an InvalidRequestError. */
 export function checkRequest<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, WORDED_ISSUES);
   if (result.success) return result.data;
-  throw new InvalidRequestError(what, describeIssues('', schema, value, result.error.issues));
+  throw new InvalidRequestError(what, describeIssues('', result.error.issues));
 }
 
 // ---------------------------------------------------------------------------------------------

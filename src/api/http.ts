@@ -40,7 +40,7 @@ import {
   resolveRetryPolicy,
   retryDelayMs,
 } from './retry-policy.ts';
-import { describeIssues } from './schema-issues.ts';
+import { describeIssues, WORDED_ISSUES } from './schema-issues.ts';
 import {
   AnswerTooLargeError,
   classifyTransportError,
@@ -167,8 +167,8 @@ function isSuccess(status: number): boolean {
 }
 
 /** A short account of why the schema refused an answer, for "unexpected response" messages. */
-function answerProblem(schema: z.ZodType, answer: unknown, error: z.ZodError): string {
-  const lines = describeIssues('', schema, answer, error.issues);
+function answerProblem(error: z.ZodError): string {
+  const lines = describeIssues('', error.issues);
   const more = lines.length > 3 ? ` (and ${lines.length - 3} more)` : '';
   return `${lines.slice(0, 3).join('; ')}${more}`;
 }
@@ -482,9 +482,9 @@ export class HttpClient {
       const secrets = answerSecretsOf(parsed);
       if (secrets.length > 0) this.#onAnswerSecrets(secrets);
     }
-    const checked = schema.safeParse(parsed);
+    const checked = schema.safeParse(parsed, WORDED_ISSUES);
     if (!checked.success) {
-      const problem = answerProblem(schema, parsed, checked.error);
+      const problem = answerProblem(checked.error);
       throw invalidResponseError(ctx, answer.status, problem, answer.attempts, 'wrong-shape');
     }
     return checked.data;

@@ -1,56 +1,81 @@
 import { z } from 'zod';
 
-type Issue = z.ZodError['issues'][number];
+type Issue = z.core.$ZodIssue;
+type RawIssue = z.core.$ZodRawIssue;
 type PathKey = PropertyKey;
 
 /** How many known fields an "unknown field" message may list before it just says so. */
 const MAX_LISTED_FIELDS = 12;
 
-/**
- * One line per zod issue, the one account of what a schema refused (a value the user wrote, a
- * request about to be sent, an answer): the path from `input` (`resource-spec.init_containers[0]
- * .image`; from the top of the value when `input` is empty), what was expected, what was found,
- * and how to fix it, with "did you mean" for a misspelt field at any level where the schema is
- * strict.
+/*
+ * zod 4 puts on each issue what its message needs: the value found (`input`, with
+ * `reportInput`), the schema that owns the issue (`schema`, seen by the error map) and the
+ * issue's own data (`keys`, `expected`, `minimum`...). The error map below words an issue from
+ * those alone, so nothing walks a schema or a value by hand; `describeIssues` puts the path in
+ * front.
  */
-export function describeIssues(
-  input: string,
-  schema: z.ZodType,
-  root: unknown,
-  issues: readonly Issue[],
-): string[] {
-  return issues.flatMap((issue) => describeIssue(input, schema, root, issue));
-}
 
-function describeIssue(input: string, schema: z.ZodType, root: unknown, issue: Issue): string[] {
-  const where = formatPath(input, issue.path);
-  const value = valueAt(root, issue.path);
+/**
+ * The parse options every check that tells its issues to people passes to `safeParse`: the
+ * value found kept on each issue, and each issue worded by `wordIssue`.
+ */
+export const WORDED_ISSUES: z.core.ParseContext<Issue> = { reportInput: true, error: wordIssue };
+
+/**
+ * What is wrong, without where: the part of a message after `path: `. An unrecognized_keys
+ * issue gets one line per key, in the order of its `keys`. Codes left to zod's own words are
+ * undefined here.
+ */
+function wordIssue(issue: RawIssue): string | undefined {
+  const value = issue.input;
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const known = knownKeysAt(schema, issue.path);
-      return issue.keys.map(
-        (key) =>
-          `${formatPath(input, [...issue.path, key])}: unknown field.${unknownKeyFix(key, known)}`,
-      );
+      const known = issue.schema instanceof z.ZodObject ? Object.keys(issue.schema.shape) : [];
+      return issue.keys.map((key) => `unknown field.${unknownKeyFix(key, known)}`).join('\n');
     }
     case 'invalid_type': {
-      if (value === undefined) return [`${where}: missing; this field is required.`];
-      const expected = expectedAt(schema, issue.path, issue.expected);
-      return [
-        `${where}: expected ${expectedName(expected)}, got ${describeValue(value)}.${typeHint(expected, value)}`,
-      ];
+      if (value === undefined) return 'missing; this field is required.';
+      const expected =
+        issue.expected === 'number' && isInteger(issue.schema) ? 'int' : issue.expected;
+      return `expected ${expectedName(expected)}, got ${describeValue(value)}.${typeHint(expected, value)}`;
     }
     case 'too_small':
-      return [
-        `${where}: must be at least ${bound(issue.minimum, issue.origin)}, got ${describeValue(value)}.`,
-      ];
+      return `must be at least ${bound(issue.minimum, issue.origin)}, got ${describeValue(value)}.`;
     case 'too_big':
-      return [
-        `${where}: must be at most ${bound(issue.maximum, issue.origin)}, got ${describeValue(value)}.`,
-      ];
+      return `must be at most ${bound(issue.maximum, issue.origin)}, got ${describeValue(value)}.`;
     default:
-      return [`${where}: ${issue.message}.`];
+      return undefined;
   }
+}
+
+/**
+ * zod names the expected type `number` when a whole-number field gets a string or null; the
+ * schema that owns the issue knows it is an integer, and the message should say so.
+ */
+function isInteger(schema: z.core.$ZodType | undefined): boolean {
+  return schema instanceof z.ZodNumber && (schema.format?.includes('int') ?? false);
+}
+
+/**
+ * One line per zod issue, the one account of what a schema refused (a value the user wrote, a
+ * request about to be sent, an answer), from issues of a parse given `WORDED_ISSUES`: the path
+ * from `input` (`resource-spec.init_containers[0].image`; from the top of the value when `input`
+ * is empty), what was expected, what was found, and how to fix it, with "did you mean" for a
+ * misspelt field at any level where the schema is strict.
+ */
+export function describeIssues(input: string, issues: readonly Issue[]): string[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const lines = issue.message.split('\n');
+      return issue.keys.map(
+        (key, index) =>
+          `${formatPath(input, [...issue.path, key])}: ${lines[index] ?? lines[0] ?? ''}`,
+      );
+    }
+    // zod's own words end without a full stop.
+    const words = /[.?!]$/.test(issue.message) ? issue.message : `${issue.message}.`;
+    return [`${formatPath(input, issue.path)}: ${words}`];
+  });
 }
 
 /** A size bound in the words of what it bounds: `5`, `1 character`, `2 items`. */
@@ -123,64 +148,6 @@ function typeHint(expected: string, value: unknown): string {
   }
   if (value === null) return ' Give a value or remove the field.';
   return '';
-}
-
-function valueAt(root: unknown, path: readonly PathKey[]): unknown {
-  let current: unknown = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    if (!Object.hasOwn(current, key)) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-/** The field names of the strict object the path leads to, or [] when it is not one. */
-function knownKeysAt(schema: z.ZodType, path: readonly PathKey[]): string[] {
-  const target = schemaAt(schema, path);
-  return target instanceof z.ZodObject ? Object.keys(target.shape) : [];
-}
-
-/** The schema that validates the value at `path` (optional wrappers removed). */
-function schemaAt(schema: z.ZodType, path: readonly PathKey[]): z.ZodType | undefined {
-  let current: z.ZodType | undefined = unwrap(schema);
-  for (const key of path) {
-    if (current instanceof z.ZodObject) {
-      const shape = current.shape as Record<string, z.ZodType>;
-      current = Object.hasOwn(shape, String(key)) ? shape[String(key)] : undefined;
-    } else if (current instanceof z.ZodArray) {
-      current = current.element as z.ZodType;
-    } else if (current instanceof z.ZodRecord) {
-      current = current.valueType as z.ZodType;
-    } else {
-      return undefined;
-    }
-    if (current === undefined) return undefined;
-    current = unwrap(current);
-  }
-  return current;
-}
-
-/**
- * zod names the expected type `number` when a whole-number field gets a string or null;
- * the schema knows it is an integer, and the message should say so.
- */
-function expectedAt(schema: z.ZodType, path: readonly PathKey[], expected: string): string {
-  const target = schemaAt(schema, path);
-  const isInteger = target instanceof z.ZodNumber && (target.format?.includes('int') ?? false);
-  return expected === 'number' && isInteger ? 'int' : expected;
-}
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  while (
-    current instanceof z.ZodOptional ||
-    current instanceof z.ZodNullable ||
-    current instanceof z.ZodLazy
-  ) {
-    current = current.unwrap() as z.ZodType;
-  }
-  return current;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * can be tested; `loadGitHubContext` is the thin edge that reads process.env and the event file.
  */
 import { readFileSync } from 'node:fs';
-import type { Environment } from '../api/transport.ts';
+import type { Environment } from '../api/proxy.ts';
 
 const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 const DEFAULT_GITHUB_SERVER_URL = 'https://github.com';

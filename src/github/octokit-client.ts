@@ -10,12 +10,16 @@
  *   bounds: one wait at most `maxRateLimitWaitMs`, all waits of the run together at most
  *   `totalRateLimitWaitMs`, at most `rateLimitRetries` waits for one request. A primary limit
  *   usually resets within the hour: the call gives up at once and the step says which it was.
+ * - Proxies: its fetch goes through a dispatcher made from the action's one set of proxy rules
+ *   (api/proxy.ts), the control plane's rules, rather than @actions/http-client's own reading.
  *
  * Loaded only by the modules that talk to GitHub (they are imported lazily).
  */
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { type RequestInfo, type RequestInit, fetch as undiciFetch } from 'undici';
+import { createProxyDispatcher, type Environment, readProxyRules } from '../api/proxy.ts';
 import type { GitHubClient } from './octokit.ts';
 
 export interface GitHubClientLimits {
@@ -62,6 +66,7 @@ export function createGitHubClient(
   apiUrl: string,
   log: GitHubClientLog,
   limits: GitHubClientLimits = GITHUB_CLIENT_LIMITS,
+  env: Environment = process.env,
 ): GitHubClient {
   let waitedMs = 0;
   const onLimit =
@@ -90,6 +95,7 @@ export function createGitHubClient(
     token,
     {
       baseUrl: apiUrl,
+      request: { fetch: fetchThroughProxies(env) },
       retry: {
         retries: limits.retries,
         retryAfterBaseValue: limits.retryBaseMs,
@@ -110,6 +116,15 @@ export function createGitHubClient(
     options.request = { ...options.request };
   });
   return octokit;
+}
+
+/**
+ * undici's fetch (the one @actions/github uses) through the proxy rules of `env`. A plain
+ * http:// GitHub URL still goes through a CONNECT tunnel, as @actions/http-client sent it.
+ */
+function fetchThroughProxies(env: Environment) {
+  const dispatcher = createProxyDispatcher(readProxyRules(env), 'tunnel');
+  return (input: RequestInfo, init?: RequestInit) => undiciFetch(input, { ...init, dispatcher });
 }
 
 /** `GET /repos/acme/agent/pulls/12`: the route with its parameters filled in. */

@@ -3,8 +3,8 @@
  * smoke test, prune's previews, the authenticate request, the checkout folder.
  */
 import { isAbsolute, join } from 'node:path';
+import type { Environment } from '../api/proxy.ts';
 import type { AuthenticateRequest } from '../api/schemas.ts';
-import type { Environment } from '../api/transport.ts';
 import { type CommandName, INPUT_DEFAULTS } from './definitions.ts';
 import { parseAge } from './durations.ts';
 import { type InputReading, nonEmpty, requiredMessage } from './input-reading.ts';

@@ -6,7 +6,7 @@
  * the one InputReading (input-reading.ts), which keeps every problem; all are reported together,
  * each naming its input, before the first request.
  */
-import type { Environment } from '../api/transport.ts';
+import { type Environment, ProxyVariableError, readProxyRules } from '../api/proxy.ts';
 import {
   type CommandOptions,
   checkDeployRetries,
@@ -70,6 +70,7 @@ export function readSettings(
   const source = readSourceSettings(inputs, command, env);
   const commandOptions = readCommandOptions(inputs, command, env);
   const github = readGitHubReporting(inputs);
+  checkProxyVariables(inputs, env);
   // A control plane on this machine (an emulator in tests) may be read faster when asked to.
   const onThisMachine = api.url !== undefined && isLoopbackUrl(api.url);
   const waiting = readWaitSettings(inputs, onThisMachine);
@@ -92,6 +93,19 @@ export function readSettings(
     ...waiting,
     dryRun,
   };
+}
+
+/**
+ * Every client reads the proxy variables when it is made (api/proxy.ts): one that names no
+ * usable proxy is told here, with the inputs, before any request.
+ */
+function checkProxyVariables({ problem }: InputReading, env: Environment): void {
+  try {
+    readProxyRules(env);
+  } catch (error) {
+    if (!(error instanceof ProxyVariableError)) throw error;
+    problem(error.variable, error.message);
+  }
 }
 
 /** The GitHub side: the token, the PR comment, the GitHub environment. */

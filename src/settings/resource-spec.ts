@@ -3,7 +3,7 @@ import {
   type ResourceSpec,
   ResourceSpecSchema,
 } from '../api/resource-spec-schema.ts';
-import { describeIssues, describeValue, formatPath } from '../api/schema-issues.ts';
+import { describeIssues, describeValue, formatPath, WORDED_ISSUES } from '../api/schema-issues.ts';
 import { InputError } from './input-error.ts';
 import { parseJsonOrYaml } from './structured-text.ts';
 
@@ -52,12 +52,10 @@ export function parseResourceSpec(input: string, value: string): ResourceSpec {
       `Input '${input}' must be a mapping of resource fields, like "min_scale: 1" (YAML) or {"min_scale": 1} (JSON), but it is ${describeValue(document)}.`,
     );
   }
-  const result = ResourceSpecSchema.safeParse(document);
+  const result = ResourceSpecSchema.safeParse(document, WORDED_ISSUES);
   const problems = [
     ...prototypeKeyProblems(input, document, []),
-    ...(result.success
-      ? []
-      : describeIssues(input, ResourceSpecSchema, document, result.error.issues)),
+    ...(result.success ? [] : describeIssues(input, result.error.issues)),
     ...boundProblems(input, document as Record<string, unknown>),
   ];
   if (!result.success || problems.length > 0) {

@@ -1,6 +1,6 @@
+import type { Environment } from '../api/proxy.ts';
 import { DEFAULT_MIN_MASK_LENGTH, maskedValuesOf } from '../api/redact.ts';
 import type { Secret } from '../api/schemas.ts';
-import type { Environment } from '../api/transport.ts';
 import { InputError } from './input-error.ts';
 import { findJsonSyntaxProblem } from './json-syntax.ts';
 

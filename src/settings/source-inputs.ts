@@ -2,10 +2,11 @@
  * What is deployed: the source kind, its source_config and source_revision_config fields as given
  * (and what each kind takes), the repo-ref a run defaults to, and the secrets.
  */
+
+import type { Environment } from '../api/proxy.ts';
 import { DEFAULT_MIN_MASK_LENGTH } from '../api/redact.ts';
 import type { Secret, SourceConfig, SourceKind, SourceRevisionConfig } from '../api/schemas.ts';
 import { DEPLOYMENT_TYPES, SOURCE_KINDS } from '../api/schemas.ts';
-import type { Environment } from '../api/transport.ts';
 import { type CommandName, INPUT_DEFAULTS } from './definitions.ts';
 import { type InputReading, nonEmpty } from './input-reading.ts';
 import { RESERVED_ENV_NAMES } from './reserved-env-names.ts';

@@ -1,3 +1,4 @@
+import { isLoopback } from '../api/proxy.ts';
 import { quote } from '../api/schema-issues.ts';
 import { InputError } from './input-error.ts';
 
@@ -145,11 +146,6 @@ export function keyTransportProblem(url: string, allowInsecureHttp: boolean): st
     return 'it uses plain http, so the API key would cross the network unencrypted (set allow-insecure-http: true only if that is intended)';
   }
   return undefined;
-}
-
-/** Loopback hosts, as the URL parser normalises them (`127.1` is already `127.0.0.1`). */
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /**

@@ -2,6 +2,7 @@
  * Time as the action sees it. Everything that waits takes a Clock, so that tests drive time
  * with a fake one (test/support/fake-clock.ts) instead of sleeping.
  */
+import { setTimeout } from 'node:timers/promises';
 
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
@@ -27,27 +28,16 @@ export const systemClock: Clock = {
 
 async function sleepOnTimers(ms: number, signal?: AbortSignal): Promise<void> {
   let remaining = Math.max(0, ms || 0); // `|| 0`: NaN
-  do {
-    const step = Math.min(remaining, MAX_TIMER_MS);
-    await oneTimer(step, signal);
-    remaining -= step;
-  } while (remaining > 0);
-}
-
-function oneTimer(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  try {
+    do {
+      const step = Math.min(remaining, MAX_TIMER_MS);
+      await setTimeout(step, undefined, signal === undefined ? undefined : { signal });
+      remaining -= step;
+    } while (remaining > 0);
+  } catch (error) {
+    // node's timers reject with their own AbortError (the reason as its `cause`); the contract
+    // is the reason itself, as `signal.throwIfAborted()` throws it.
+    if (signal?.aborted) throw signal.reason;
+    throw error;
+  }
 }

@@ -4,7 +4,7 @@
  * the end of api-url is said, not dropped silently; no message ends in a dangling "env:".
  */
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/api/transport.ts';
+import type { Environment } from '../../src/api/proxy.ts';
 import { emptyApiKeyMessage } from '../../src/settings/control-plane-inputs.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
 import { parseSecrets } from '../../src/settings/secrets.ts';

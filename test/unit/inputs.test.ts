@@ -3,7 +3,7 @@
  * plain environment. Pure: no @actions/core, no process.env.
  */
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/api/transport.ts';
+import type { Environment } from '../../src/api/proxy.ts';
 import { InputError, InputErrors } from '../../src/settings/input-error.ts';
 import { DURATION_BOUNDS } from '../../src/settings/input-reading.ts';
 import { readSettings, type Settings } from '../../src/settings/inputs.ts';
@@ -489,6 +489,22 @@ describe('errors', () => {
     }
     expect(thrown).toBeInstanceOf(InputError);
     expect((thrown as InputError).input).toBe('wait');
+  });
+
+  it('tells a proxy variable that names no usable proxy with the inputs, never its value', () => {
+    const env = { ...PUSH_ENV, https_proxy: 'socks5://user:s3cret@proxy.corp:1080' };
+    expect(failingInputs({ ...BASE, name: 'agent', wait: 'maybe' }, env)).toEqual([
+      'https_proxy',
+      'wait',
+    ]);
+    const message = errorMessage({ ...BASE, name: 'agent' }, env);
+    expect(message).not.toContain('s3cret');
+    expect(message).toBe(
+      "The https_proxy variable names a socks5:// proxy; the action speaks to http:// and https:// proxies only: set it to the proxy's URL, like http://proxy.example.com:3128 (or unset it).",
+    );
+    expect(settingsOf({ ...BASE, name: 'agent' }, { HTTPS_PROXY: 'proxy.corp:3128' }).command).toBe(
+      'deploy',
+    );
   });
 
   it('rejects an ignore-not-found that is not a boolean, rather than reading it as true', () => {
