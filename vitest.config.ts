@@ -1,4 +1,7 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Checks dist/licenses.txt against the packages a source-mapped bundle of src/ holds. */
+const DIST_LICENSES = 'test/integration/dist-licenses.test.ts';
 
 export default defineConfig({
   test: {
@@ -15,6 +18,17 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/{unit,integration,property}/**/*.test.ts', 'bench/tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, DIST_LICENSES],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Not in `npm test` (which runs unit and e2e): its witness is a bundle of src/ with
+          // source maps, a build of its own. `npm run test:dist`; CI runs it beside the dist/
+          // freshness check, which builds too.
+          name: 'dist',
+          include: [DIST_LICENSES],
         },
       },
       {
@@ -22,7 +36,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // Rebuilds dist/ from src/ before the end-to-end tests run it.
+          // Runs dist/ when it is newer than src/, else builds once to compare (never silently stale).
           globalSetup: ['test/global-setup.ts'],
           // Every run of the action in every e2e test is scanned for leaked secrets.
           setupFiles: ['test/support/leak-scan.ts'],

@@ -28,6 +28,7 @@ import {
 import type { GitHubContext } from './github/context.ts';
 import { forkWithoutSecrets, loadGitHubContext } from './github/context.ts';
 import { needsGitHubReporting } from './github/needs-reporting.ts';
+import type { GitHubClientLimits } from './github/octokit-client.ts';
 import type { GitHubReporting } from './github/reporting.ts';
 import {
   type CancellationStory,
@@ -102,13 +103,23 @@ function maskAlways(value: string): void {
 /** The action's one clock: the commands' waits, the client's pauses and the report's times. */
 const clock = systemClock;
 
+/** What a caller of run() may set besides the runner's environment; the action sets nothing. */
+interface RunOptions {
+  /** The GitHub client's retry and pacing timings: in-process tests run them fast. */
+  githubClientLimits?: GitHubClientLimits;
+}
+
 /** settings → context → command → report. */
-export async function run(): Promise<void> {
+export async function run(options: RunOptions = {}): Promise<void> {
   const startedAt = clock.now();
   // Mask the key before anything else can print it.
   const rawKey = core.getInput('api-key').trim();
   if (rawKey !== '') maskAlways(rawKey);
-  const github = loadGitHubContext(process.env);
+  const { githubClientLimits } = options;
+  const github = {
+    ...loadGitHubContext(process.env),
+    ...(githubClientLimits ? { clientLimits: githubClientLimits } : {}),
+  };
   const forkReason = forkWithoutSecrets(github, rawKey);
   if (forkReason !== undefined) {
     await skip(forkReason);

@@ -141,6 +141,7 @@ async function readPullRequests(
       repo: github.repo,
       numbers,
       log: ctx.log,
+      limits: github.clientLimits,
     }),
   );
   ctx.log.info(

@@ -12,7 +12,7 @@
  */
 import { type DeployRecord, parseRecordLine, recordLine } from '../rules/deploy-record.ts';
 import { describeGitHubFailure } from './octokit.ts';
-import { createGitHubClient } from './octokit-client.ts';
+import { createGitHubClient, type GitHubClientLimits } from './octokit-client.ts';
 
 const PERMISSION = 'checks: write';
 /** Check runs read for one name on one commit: re-runs and other workflows add one each. */
@@ -29,6 +29,8 @@ interface RecordPlace {
   /** The deployment's name: the check run is named after it. */
   deploymentName: string;
   log: { info(message: string): void; debug(message: string): void };
+  /** The client's retry and pacing timings (tests run them fast); GITHUB_CLIENT_LIMITS if unset. */
+  limits?: GitHubClientLimits;
 }
 
 /** The check run of a deployment's records. */
@@ -48,7 +50,7 @@ type RecordRead =
 export async function readNewestRecord(
   place: RecordPlace & { deploymentId: string },
 ): Promise<RecordRead> {
-  const octokit = createGitHubClient(place.token, place.apiUrl, place.log);
+  const octokit = createGitHubClient(place.token, place.apiUrl, place.log, place.limits);
   try {
     const { data } = await octokit.rest.checks.listForRef({
       owner: place.owner,
@@ -95,7 +97,7 @@ interface RecordWrite extends RecordPlace {
 export async function writeRecord(
   write: RecordWrite,
 ): Promise<{ ok: true; url?: string } | { ok: false; why: string }> {
-  const octokit = createGitHubClient(write.token, write.apiUrl, write.log);
+  const octokit = createGitHubClient(write.token, write.apiUrl, write.log, write.limits);
   try {
     const { data } = await octokit.rest.checks.create({
       owner: write.owner,

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Environment } from '../api/proxy.ts';
+import type { GitHubClientLimits } from './octokit-client.ts';
 
 const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 const DEFAULT_GITHUB_SERVER_URL = 'https://github.com';
@@ -36,6 +37,11 @@ export interface GitHubContext {
   runUrl?: string;
   apiUrl: string;
   serverUrl: string;
+  /**
+   * The GitHub client's retry and pacing timings, for every GitHub call of the run: unset in the
+   * action (GITHUB_CLIENT_LIMITS, GitHub's pace); in-process tests set them fast.
+   */
+  clientLimits?: GitHubClientLimits;
 }
 
 export function readGitHubContext(env: Environment, eventPayload: unknown): GitHubContext {

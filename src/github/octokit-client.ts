@@ -12,12 +12,20 @@
  *   usually resets within the hour: the call gives up at once and the step says which it was.
  * - Proxies: its fetch goes through a dispatcher made from the action's one set of proxy rules
  *   (api/proxy.ts), the control plane's rules, rather than @actions/http-client's own reading.
+ * - Writes keep GitHub's pace: at least `writeIntervalMs` (1 s) between two writes, and
+ *   `notificationIntervalMs` (3 s) between two writes that notify people (a comment), as the
+ *   throttling plugin paces them, for every client of the run together.
+ *
+ * Every timing is an option of the client, so that in-process tests run it fast; the action
+ * itself always passes GITHUB_CLIENT_LIMITS.
  *
  * Loaded only by the modules that talk to GitHub (they are imported lazily).
  */
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+// The light build the throttling plugin uses itself: one copy of Bottleneck in the bundle.
+import Bottleneck from 'bottleneck/light.js';
 import { type RequestInfo, type RequestInit, fetch as undiciFetch } from 'undici';
 import { createProxyDispatcher, type Environment, readProxyRules } from '../api/proxy.ts';
 import type { GitHubClient } from './octokit.ts';
@@ -33,6 +41,10 @@ export interface GitHubClientLimits {
   totalRateLimitWaitMs: number;
   /** The most rate-limit waits for one request. */
   rateLimitRetries: number;
+  /** The least time between two writes (POST, PATCH, PUT, DELETE): GitHub asks for 1 s. */
+  writeIntervalMs: number;
+  /** The least time between two writes that notify people (a comment on a pull request). */
+  notificationIntervalMs: number;
 }
 
 /**
@@ -45,7 +57,32 @@ export const GITHUB_CLIENT_LIMITS: Readonly<GitHubClientLimits> = Object.freeze(
   maxRateLimitWaitMs: 60_000,
   totalRateLimitWaitMs: 120_000,
   rateLimitRetries: 2,
+  writeIntervalMs: 1_000,
+  notificationIntervalMs: 3_000,
 });
+
+/**
+ * The plugin's own pacing groups are shared by every client of the process; these are too, one
+ * per interval, so that two clients of a run (the PR comment's and the deploy record's) keep one
+ * pace between them.
+ */
+const pacingGroups = new Map<string, Bottleneck.Group>();
+
+function pacingGroup(kind: 'write' | 'notifications', minTime: number): Bottleneck.Group {
+  const key = `${kind}:${minTime}`;
+  let group = pacingGroups.get(key);
+  if (group === undefined) {
+    // The plugin's settings for these groups: one request at a time, 2 minutes of idle life.
+    group = new Bottleneck.Group({
+      id: `octokit-${kind}`,
+      maxConcurrent: 1,
+      minTime,
+      timeout: 120_000,
+    });
+    pacingGroups.set(key, group);
+  }
+  return group;
+}
 
 /** Where the client says what it waits for and what it gives up on. */
 interface GitHubClientLog {
@@ -102,6 +139,8 @@ export function createGitHubClient(
         doNotRetry: DO_NOT_RETRY,
       },
       throttle: {
+        write: pacingGroup('write', limits.writeIntervalMs),
+        notifications: pacingGroup('notifications', limits.notificationIntervalMs),
         retryAfterBaseValue: limits.retryBaseMs,
         onRateLimit: onLimit('primary'),
         onSecondaryRateLimit: onLimit('secondary'),

@@ -5,7 +5,7 @@
  */
 import type { PullRequestReading } from '../rules/prune-plan.ts';
 import { describeGitHubFailure, type GitHubClient, type GitHubFailure } from './octokit.ts';
-import { createGitHubClient } from './octokit-client.ts';
+import { createGitHubClient, type GitHubClientLimits } from './octokit-client.ts';
 
 interface PullRequestLookup {
   token: string;
@@ -14,6 +14,8 @@ interface PullRequestLookup {
   owner: string;
   repo: string;
   numbers: readonly number[];
+  /** The client's retry and pacing timings (tests run them fast); GITHUB_CLIENT_LIMITS if unset. */
+  limits?: GitHubClientLimits;
   log: {
     info(message: string): void;
     warning(message: string): void;
@@ -34,7 +36,7 @@ interface PullRequestLookup {
 export async function readPullRequestStates(
   lookup: PullRequestLookup,
 ): Promise<PullRequestReading> {
-  const octokit = createGitHubClient(lookup.token, lookup.apiUrl, lookup.log);
+  const octokit = createGitHubClient(lookup.token, lookup.apiUrl, lookup.log, lookup.limits);
   const reading: PullRequestReading = {
     states: new Map(),
     unreadable: new Map(),

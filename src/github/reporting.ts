@@ -57,7 +57,7 @@ export class GitHubReporting {
     this.#log = log;
     this.#redact = redact;
     this.#octokit = settings.token
-      ? createGitHubClient(settings.token, context.apiUrl, log)
+      ? createGitHubClient(settings.token, context.apiUrl, log, context.clientLimits)
       : undefined;
   }
 
@@ -149,6 +149,7 @@ export class GitHubReporting {
       summary: recordSummary(report, record.revisionId, name),
       ...(url && isLinkableUrl(url) ? { detailsUrl: url } : {}),
       log: this.#log,
+      limits: this.#context.clientLimits,
     });
     if (result.ok) {
       this.#log.info(

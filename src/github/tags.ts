@@ -2,7 +2,7 @@
  * For a deploy's bare `repo-ref`: whether GitHub lists it as a tag of the repository. Loaded
  * lazily (it pulls in Octokit), only when the checkout could not tell.
  */
-import { createGitHubClient } from './octokit-client.ts';
+import { createGitHubClient, type GitHubClientLimits } from './octokit-client.ts';
 
 interface TagLookup {
   token: string;
@@ -11,6 +11,8 @@ interface TagLookup {
   owner: string;
   repo: string;
   name: string;
+  /** The client's retry and pacing timings (tests run them fast); GITHUB_CLIENT_LIMITS if unset. */
+  limits?: GitHubClientLimits;
   log: { info(message: string): void; debug(message: string): void };
 }
 
@@ -20,7 +22,7 @@ interface TagLookup {
  * repository without such a tag, and 404 only for one the token cannot see.
  */
 export async function isRepositoryTag(lookup: TagLookup): Promise<boolean | undefined> {
-  const octokit = createGitHubClient(lookup.token, lookup.apiUrl, lookup.log);
+  const octokit = createGitHubClient(lookup.token, lookup.apiUrl, lookup.log, lookup.limits);
   try {
     const { data } = await octokit.rest.git.listMatchingRefs({
       owner: lookup.owner,

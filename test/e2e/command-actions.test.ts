@@ -6,12 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { actionYamlPath } from '../../scripts/action-docs.ts';
 import { type CommandName, INPUTS } from '../../src/settings/definitions.ts';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
-import { FAKE_GITHUB_TOKEN } from '../support/github-double.ts';
+import {
+  FAKE_GITHUB_TOKEN,
+  type GitHubDouble,
+  startGitHubDouble,
+} from '../support/github-double.ts';
 import { actionEntry, runAction } from '../support/run-action.ts';
 import { deployedDeployment, expectCleanRun, warningLines, writesIn } from './command-fixtures.ts';
 import { API_KEY, deployInputs } from './helpers.ts';
@@ -108,12 +112,20 @@ describe("a command's own action", () => {
 });
 
 describe('the main action', () => {
+  // The runner's default github-token is set, so a deploy reads and writes its record on GitHub:
+  // the double, never api.github.com (unreachable, it would cost the retries' backoff).
+  let github: GitHubDouble;
+  beforeEach(async () => {
+    github = await startGitHubDouble();
+  });
+  afterEach(() => github.close());
+
   it('warns of max-age on a deploy, naming it and prune, and deploys', async () => {
     const server = await start();
 
     const run = await runAction({
       inputs: asTheRunnerGives(undefined, deployInputs(server, { 'max-age': '3d' })),
-      env: { FROM_ENV: 'from-env-value-5a6b7c' },
+      env: { FROM_ENV: 'from-env-value-5a6b7c', GITHUB_API_URL: github.url },
     });
 
     expect(run.exitCode).toBe(0);
@@ -128,7 +140,7 @@ describe('the main action', () => {
 
     const run = await runAction({
       inputs: asTheRunnerGives(undefined, deployInputs(server)),
-      env: { FROM_ENV: 'from-env-value-5a6b7c' },
+      env: { FROM_ENV: 'from-env-value-5a6b7c', GITHUB_API_URL: github.url },
     });
 
     expect(run.exitCode).toBe(0);

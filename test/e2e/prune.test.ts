@@ -2,87 +2,30 @@
  * `command: prune` end to end: the bundle against the emulator and the GitHub double. Previews
  * are made old with emulator.backdate() instead of waiting; pull request states come from the
  * double's GET /repos/{owner}/{repo}/pulls/{number}.
+ * The same under GitHub trouble runs in process with the GitHub client's timings fast:
+ * test/integration/prune-github-run.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
-import {
-  FAKE_GITHUB_TOKEN,
-  type GitHubDouble,
-  startGitHubDouble,
-} from '../support/github-double.ts';
+import { describe, expect, it } from 'vitest';
+import { FAKE_GITHUB_TOKEN } from '../support/github-double.ts';
+import { prunePreviewsPerTest } from '../support/prune-previews.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
   errorLines,
   expectCleanRun,
   readable,
-  seedDeployment,
   theError,
   warningLines,
   writesIn,
 } from './command-fixtures.ts';
-import { API_KEY } from './helpers.ts';
 
-const DAY = 86_400_000;
-
-let emulator: Emulator;
-let github: GitHubDouble;
-
-beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60 });
-  github = await startGitHubDouble();
-});
-afterEach(async () => {
-  await emulator.close();
-  await github.close();
-});
-
-/** Seeds a deployment `ageDays` old. */
-async function preview(name: string, ageDays: number): Promise<string> {
-  const deployment = await seedDeployment(emulator, name);
-  emulator.backdate(deployment.id, ageDays * DAY);
-  return deployment.id;
-}
-
-/**
- * agent-pr-1: fresh, its PR closed. agent-pr-2: old, its PR open. agent-pr-3: old, no such PR.
- * agent-pr-4: fresh, no such PR. agent-pr-feature: old, no PR number. my-agent-pr-5 and
- * agent-prod: old, but not named agent-pr-*.
- */
-async function seedPreviews(): Promise<void> {
-  await preview('agent-pr-1', 0);
-  await preview('agent-pr-2', 30);
-  await preview('agent-pr-3', 10);
-  await preview('agent-pr-4', 1);
-  await preview('agent-pr-feature', 9);
-  await preview('my-agent-pr-5', 30);
-  await preview('agent-prod', 30);
-  github.seedPullRequest(1, 'closed');
-  github.seedPullRequest(2, 'open');
-}
-
-function pruneRun(extra: Record<string, string> = {}) {
-  return runAction({
-    inputs: commandInputs(emulator, 'prune', {
-      'name-prefix': 'agent-pr-',
-      'max-age': '7d',
-      'github-token': FAKE_GITHUB_TOKEN,
-      ...extra,
-    }),
-    env: { GITHUB_API_URL: github.url },
-  });
-}
-
-const remaining = (): string[] =>
-  emulator
-    .deployments()
-    .map((deployment) => deployment.name ?? '')
-    .sort();
+const previews = prunePreviewsPerTest(runAction);
+const { preview, seedPreviews, pruneRun, remaining } = previews;
 
 describe('prune', () => {
   it('prunes stale previews and those of closed PRs, keeps open PRs, marks environments inactive', async () => {
     await seedPreviews();
-    for (const n of ['1', '2', '3', 'feature']) github.seedDeployment(`preview-pr-${n}`);
+    for (const n of ['1', '2', '3', 'feature']) previews.github.seedDeployment(`preview-pr-${n}`);
 
     const run = await pruneRun({ 'github-environment': 'preview-pr-' });
 
@@ -95,12 +38,12 @@ describe('prune', () => {
     expect(JSON.parse(run.outputs.kept ?? '')).toEqual(['agent-pr-2', 'agent-pr-4']);
     expect(remaining()).toEqual(['agent-pr-2', 'agent-pr-4', 'agent-prod', 'my-agent-pr-5']);
     // Only the numbered previews' pull requests were read.
-    const pulls = github.requests.filter((request) => request.path.includes('/pulls/'));
+    const pulls = previews.github.requests.filter((request) => request.path.includes('/pulls/'));
     expect(pulls.map((request) => request.path).sort()).toEqual(
       [1, 2, 3, 4].map((n) => `/repos/acme/agent/pulls/${n}`),
     );
     const lastState = (environment: string) =>
-      github
+      previews.github
         .deployments()
         .find((deployment) => deployment.environment === environment)
         ?.statuses.at(-1)?.state;
@@ -115,17 +58,17 @@ describe('prune', () => {
     expect(summary).toContain('| `agent-pr-3` | pruned | not updated for 10d |');
     expect(summary).toContain('| `agent-pr-4` | kept | updated 1d ago |');
     expect(warningLines(run)).toEqual([]);
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 
   it('dry run: lists what would go and deletes nothing', async () => {
     await seedPreviews();
-    const before = emulator.requests.length;
+    const before = previews.emulator.requests.length;
 
     const run = await pruneRun({ 'dry-run': 'true' });
 
     expect(run.exitCode).toBe(0);
-    expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+    expect(writesIn(previews.emulator.requests.slice(before))).toEqual([]);
     expect(remaining()).toHaveLength(7);
     expect(JSON.parse(run.outputs.pruned ?? '')).toEqual([
       'agent-pr-1',
@@ -141,7 +84,7 @@ describe('prune', () => {
     expect(readable(run.summary)).toContain(
       '| `agent-pr-3` | would be pruned | not updated for 10d |',
     );
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 
   it('judges every preview by its age when github-token is empty', async () => {
@@ -157,13 +100,13 @@ describe('prune', () => {
       'agent-pr-3',
       'agent-pr-feature',
     ]);
-    expect(github.requests).toEqual([]);
-    expectCleanRun(run, emulator);
+    expect(previews.github.requests).toEqual([]);
+    expectCleanRun(run, previews.emulator);
   });
 
   it('warns once and falls back to ages when the token cannot read pull requests', async () => {
     await seedPreviews();
-    github.fail({ kind: 'forbidden', path: '/pulls/' });
+    previews.github.fail({ kind: 'forbidden', path: '/pulls/' });
 
     const run = await pruneRun();
 
@@ -172,15 +115,17 @@ describe('prune', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('Could not read pull request #1');
     expect(warnings[0]).toContain('pull-requests: read');
-    expect(github.requests.filter((request) => request.path.includes('/pulls/'))).toHaveLength(1);
+    expect(
+      previews.github.requests.filter((request) => request.path.includes('/pulls/')),
+    ).toHaveLength(1);
     expect(JSON.parse(run.outputs.kept ?? '')).toEqual(['agent-pr-1', 'agent-pr-4']);
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 
   it('keeps every numbered preview when GitHub answers 404 for the pull requests and their list, and warns with the likely cause', async () => {
     await seedPreviews();
     // A token that cannot see the repository: GitHub answers 404 for every read of it.
-    github.fail({ kind: 'not-found', path: '/repos/acme/agent/pulls', times: 10 });
+    previews.github.fail({ kind: 'not-found', path: '/repos/acme/agent/pulls', times: 10 });
 
     const run = await pruneRun();
 
@@ -202,7 +147,9 @@ describe('prune', () => {
       'agent-prod',
       'my-agent-pr-5',
     ]);
-    const list = github.requests.filter((request) => request.path === '/repos/acme/agent/pulls');
+    const list = previews.github.requests.filter(
+      (request) => request.path === '/repos/acme/agent/pulls',
+    );
     expect(list.map((request) => request.query.state)).toEqual(['open']);
     const warnings = warningLines(run);
     expect(warnings).toHaveLength(1);
@@ -215,7 +162,7 @@ describe('prune', () => {
     expect(readable(run.summary)).toContain(
       '| `agent-pr-2` | kept | GitHub answered 404 for pull request #2, and the open pull requests could not be listed: the token may not see the repository |',
     );
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 
   it('judges a 404 pull request by age once the list of open pull requests shows it is not open', async () => {
@@ -227,13 +174,15 @@ describe('prune', () => {
     // #3 and #4 answer 404; the list (open: #2 only) shows neither is an open pull request.
     expect(JSON.parse(run.outputs.pruned ?? '')).toContain('agent-pr-3');
     expect(JSON.parse(run.outputs.kept ?? '')).toContain('agent-pr-4');
-    const list = github.requests.filter((request) => request.path === '/repos/acme/agent/pulls');
+    const list = previews.github.requests.filter(
+      (request) => request.path === '/repos/acme/agent/pulls',
+    );
     expect(list).toHaveLength(1);
     expect(run.stdout).toContain(
       'Read the state of 2 of 4 pull request(s); GitHub answered 404 for 2, and listed 1 open pull request(s).',
     );
     expect(warningLines(run)).toEqual([]);
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 
   it('succeeds with empty lists when nothing is named so', async () => {
@@ -245,30 +194,30 @@ describe('prune', () => {
     expect(run.outputs).toMatchObject({ pruned: '[]', kept: '[]' });
     expect(remaining()).toEqual(['agent-prod']);
     expect(readable(run.summary)).toContain('None exists.');
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 
   it('fails naming each preview it could not delete, and keeps going with the others', async () => {
-    await emulator.close();
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteSupported: false });
+    await previews.restartEmulator({ stepMs: 20, deleteSupported: false });
     await preview('agent-pr-7', 10);
     await preview('agent-pr-8', 10);
 
     const run = await pruneRun({ 'github-token': '' });
 
     expect(run.exitCode).toBe(1);
-    expect(emulator.requests.filter((request) => request.method === 'DELETE')).toHaveLength(2);
+    expect(
+      previews.emulator.requests.filter((request) => request.method === 'DELETE'),
+    ).toHaveLength(2);
     const error = theError(run);
     expect(error).toContain('2 of 2 deployment(s) could not be deleted: agent-pr-7 (');
     expect(error).toContain('does not support DELETE');
     expect(run.outputs).toMatchObject({ pruned: '[]', kept: '[]' });
     expect(errorLines(run)).toHaveLength(1);
-    expectCleanRun(run, emulator);
+    expectCleanRun(run, previews.emulator);
   });
 
   it('waits for the deletions with one deadline, and times out naming what is still there', async () => {
-    await emulator.close();
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60_000 });
+    await previews.restartEmulator({ stepMs: 20, deleteAfterMs: 60_000 });
     await preview('agent-pr-7', 10);
     await preview('agent-pr-8', 10);
 
@@ -278,21 +227,23 @@ describe('prune', () => {
     expect(theError(run)).toContain('Still AWAITING_DELETE after 300ms: agent-pr-7, agent-pr-8.');
     // Both deletions were accepted: they are pruned, the server just has not finished.
     expect(JSON.parse(run.outputs.pruned ?? '')).toEqual(['agent-pr-7', 'agent-pr-8']);
-    expect(emulator.deployments().map((deployment) => deployment.status)).toEqual([
+    expect(previews.emulator.deployments().map((deployment) => deployment.status)).toEqual([
       'AWAITING_DELETE',
       'AWAITING_DELETE',
     ]);
-    expectCleanRun(run, emulator);
+    expectCleanRun(run, previews.emulator);
   });
 
   it('stops at once when the job is cancelled, saying what is not deleted yet', async () => {
-    await emulator.close();
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60_000 });
+    await previews.restartEmulator({ stepMs: 20, deleteAfterMs: 60_000 });
     await preview('agent-pr-7', 10);
     await preview('agent-pr-8', 10);
 
     const run = await runAction({
-      inputs: commandInputs(emulator, 'prune', { 'name-prefix': 'agent-pr-', 'github-token': '' }),
+      inputs: commandInputs(previews.emulator, 'prune', {
+        'name-prefix': 'agent-pr-',
+        'github-token': '',
+      }),
       signal: { name: 'SIGTERM', when: 'Waiting until 2 deployment(s) are gone' },
     });
 
@@ -303,9 +254,11 @@ describe('prune', () => {
     );
     expect(error).toContain('Run the prune again');
     // Both DELETEs were accepted before the cancellation.
-    expect(emulator.requests.filter((request) => request.method === 'DELETE')).toHaveLength(2);
+    expect(
+      previews.emulator.requests.filter((request) => request.method === 'DELETE'),
+    ).toHaveLength(2);
     expect(JSON.parse(run.outputs.pruned ?? '')).toEqual(['agent-pr-7', 'agent-pr-8']);
-    expectCleanRun(run, emulator);
+    expectCleanRun(run, previews.emulator);
   });
 
   it('refuses a name-prefix shorter than 3 characters before any request', async () => {
@@ -313,8 +266,8 @@ describe('prune', () => {
 
     expect(run.exitCode).toBe(1);
     expect(theError(run)).toContain('Input \'name-prefix\' is "ag", shorter than 3 characters');
-    expect(emulator.requests).toEqual([]);
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expect(previews.emulator.requests).toEqual([]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 
   it('refuses a name-prefix that ends in a digit: acc-pr-12 is not pull request #2', async () => {
@@ -325,9 +278,9 @@ describe('prune', () => {
     expect(error).toContain('Input \'name-prefix\' is "acc-pr-1", which ends in a digit');
     expect(error).toContain('acc-pr-12 would be read as pull request #2, not #12');
     expect(error).toContain('e.g. acc-pr-.');
-    expect(emulator.requests).toEqual([]);
-    expect(github.requests).toEqual([]);
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
+    expect(previews.emulator.requests).toEqual([]);
+    expect(previews.github.requests).toEqual([]);
+    expectCleanRun(run, previews.emulator, [FAKE_GITHUB_TOKEN]);
   });
 });
 
@@ -335,96 +288,3 @@ describe('prune', () => {
  * GitHub on a bad day: the pull request reads ride out 5xx answers, the HTML 503 page, dropped
  * connections and rate limits that end soon; a state GitHub still does not tell keeps its preview.
  */
-describe('prune when GitHub fails', () => {
-  it('rides out a 5xx, an HTML 503 and both rate limits, then judges as usual', async () => {
-    await seedPreviews();
-    github.fail({ kind: 'server-error', path: '/pulls/1' });
-    github.fail({ kind: 'unavailable-html', path: '/pulls/2' });
-    github.fail({ kind: 'secondary-rate-limit', path: '/pulls/3', retryAfterSeconds: 1 });
-    github.fail({ kind: 'rate-limit', path: '/pulls/4', resetInSeconds: 1 });
-
-    const run = await pruneRun();
-
-    expect(run.exitCode).toBe(0);
-    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual([
-      'agent-pr-1',
-      'agent-pr-3',
-      'agent-pr-feature',
-    ]);
-    expect(JSON.parse(run.outputs.kept ?? '')).toEqual(['agent-pr-2', 'agent-pr-4']);
-    expect(run.stdout).toContain(
-      "GitHub's secondary rate limit stopped GET /repos/acme/agent/pulls/3; trying again in 1 s.",
-    );
-    expect(run.stdout).toMatch(
-      /GitHub's primary rate limit stopped GET \/repos\/acme\/agent\/pulls\/4; trying again in \d s\./,
-    );
-    expect(warningLines(run)).toEqual([]);
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
-  });
-
-  it('keeps the previews whose pull request state a rate limit beyond the bound hid, and warns', async () => {
-    await seedPreviews();
-    // agent-pr-2 is 30 days old and its pull request open: judged by age, it would go.
-    github.fail({ kind: 'rate-limit', path: '/pulls/2', resetInSeconds: 3600 });
-
-    const run = await pruneRun();
-
-    expect(run.exitCode).toBe(0);
-    // #1 was read (closed); #2 hit the limit; #3 and #4 were not read after it.
-    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual(['agent-pr-1', 'agent-pr-feature']);
-    expect(JSON.parse(run.outputs.kept ?? '')).toEqual(['agent-pr-2', 'agent-pr-3', 'agent-pr-4']);
-    expect(remaining()).toEqual([
-      'agent-pr-2',
-      'agent-pr-3',
-      'agent-pr-4',
-      'agent-prod',
-      'my-agent-pr-5',
-    ]);
-    expect(run.stdout).toMatch(
-      /primary rate limit stopped GET \/repos\/acme\/agent\/pulls\/2; gave up: the wait, \d+ s, is longer than the 60 s bound/,
-    );
-    expect(run.stdout).toContain(
-      "keep  agent-pr-2: the state of pull request #2 could not be read (GitHub's rate limit (403), beyond the wait bound)",
-    );
-    const warnings = warningLines(run);
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toContain(
-      'Could not read pull request #2: the GitHub API rate limit was hit',
-    );
-    expect(warnings[0]).toContain('#2, #3, #4 are kept');
-    expect(warnings[1]).toContain(
-      'Kept 3 preview(s) whose pull request GitHub did not tell: agent-pr-2 (#2), agent-pr-3 (#3), agent-pr-4 (#4).',
-    );
-    const summary = readable(run.summary);
-    expect(summary).toContain(
-      "| `agent-pr-2` | kept | the state of pull request #2 could not be read (GitHub's rate limit (403), beyond the wait bound) |",
-    );
-    expect(summary).toContain(
-      '| `agent-pr-3` | kept | the state of pull request #3 could not be read (not read after pull request #2 failed) |',
-    );
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
-  });
-
-  it('keeps the preview of a pull request GitHub answers 5xx for after every retry', async () => {
-    await preview('agent-pr-2', 30);
-    github.seedPullRequest(2, 'open');
-    github.fail({ kind: 'unavailable-html', path: '/pulls/2', times: 10 });
-
-    const run = await pruneRun();
-
-    expect(run.exitCode).toBe(0);
-    expect(JSON.parse(run.outputs.kept ?? '')).toEqual(['agent-pr-2']);
-    expect(JSON.parse(run.outputs.pruned ?? '')).toEqual([]);
-    expect(remaining()).toEqual(['agent-pr-2']);
-    expect(github.requests.filter((request) => request.path.endsWith('/pulls/2'))).toHaveLength(3);
-    const warnings = warningLines(run);
-    expect(warnings[0]).toContain(
-      'Could not read pull request #2: GitHub answered 503 (an HTML error page), also when tried again.',
-    );
-    expect(readable(run.summary)).toContain(
-      '| `agent-pr-2` | kept | the state of pull request #2 could not be read (GitHub answered 503) |',
-    );
-    expect(emulator.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
-    expectCleanRun(run, emulator, [FAKE_GITHUB_TOKEN]);
-  });
-});

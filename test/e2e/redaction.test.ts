@@ -88,6 +88,14 @@ function inputs(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
+/**
+ * A push run's GitHub: the double, never api.github.com (the token is set, so a deploy writes its
+ * record there, and an unreachable GitHub would cost the retries' backoff).
+ */
+function onTheGitHubDouble(): Record<string, string> {
+  return { GITHUB_API_URL: github.url };
+}
+
 function expectNoForm(where: string, text: string): void {
   for (const form of FORMS) expect(text, `${where} holds ${form}`).not.toContain(form);
 }
@@ -144,7 +152,7 @@ describe('a secret in server fields', () => {
   const withSecretInConfig = { 'repo-ref': `release-${SECRET}` };
 
   it('is not in the result output', async () => {
-    const run = await runAction({ inputs: inputs(withSecretInConfig) });
+    const run = await runAction({ inputs: inputs(withSecretInConfig), env: onTheGitHubDouble() });
 
     expect(run.exitCode).toBe(0);
     const result = JSON.parse(run.outputs.result ?? '{}') as {
@@ -156,7 +164,10 @@ describe('a secret in server fields', () => {
   });
 
   it('is not in the plan output of a dry run, nor in its log', async () => {
-    const run = await runAction({ inputs: inputs({ ...withSecretInConfig, 'dry-run': 'true' }) });
+    const run = await runAction({
+      inputs: inputs({ ...withSecretInConfig, 'dry-run': 'true' }),
+      env: onTheGitHubDouble(),
+    });
 
     expect(run.exitCode).toBe(0);
     const plan = run.outputs.plan ?? '';
@@ -171,7 +182,10 @@ describe('min-mask-length', () => {
   const SHORT = 'DEBUG=1\nFLAG=true\nTIER=gold\nOPENAI_API_KEY=sk-openai-0123456789';
 
   it('sends short values unmasked, with a warning naming each, never its value', async () => {
-    const run = await runAction({ inputs: inputs({ secrets: SHORT, 'min-mask-length': '5' }) });
+    const run = await runAction({
+      inputs: inputs({ secrets: SHORT, 'min-mask-length': '5' }),
+      env: onTheGitHubDouble(),
+    });
 
     expect(run.exitCode).toBe(0);
     const masked = maskedValues(run.stdout);
@@ -202,6 +216,7 @@ describe('min-mask-length', () => {
         'graph-config-path': '',
         'resource-spec': 'min_scale: 1\nmax_scale: 1',
       }),
+      env: onTheGitHubDouble(),
     });
 
     expect(run.exitCode).toBe(0);
@@ -217,6 +232,7 @@ describe('min-mask-length', () => {
     try {
       const run = await runAction({
         inputs: { ...inputs({ 'api-url': shortKeyEmulator.url, 'api-key': 'k1' }) },
+        env: onTheGitHubDouble(),
       });
       expect(run.exitCode).toBe(0);
       expect(maskedValues(run.stdout)).toContain('k1');
@@ -352,7 +368,7 @@ describe('a secret set in the UI, which the server answers in plain text', () =>
 
   /** A preview deployment that already has a secret the workflow never passes. */
   async function deploymentWithUiSecret(): Promise<string> {
-    const first = await runAction({ inputs: inputs() });
+    const first = await runAction({ inputs: inputs(), env: onTheGitHubDouble() });
     expect(first.exitCode).toBe(0);
     const id = first.outputs['deployment-id'] ?? '';
     emulator.setSecretInUi(id, { name: 'UI_TOKEN', value: UI_SECRET });
@@ -417,7 +433,10 @@ describe('a secret set in the UI, which the server answers in plain text', () =>
       secretsInAnswers: 'placeholders',
     });
     try {
-      const run = await runAction({ inputs: inputs({ 'api-url': hiding.url }) });
+      const run = await runAction({
+        inputs: inputs({ 'api-url': hiding.url }),
+        env: onTheGitHubDouble(),
+      });
       expect(run.exitCode).toBe(0);
       expect(maskedValues(run.stdout)).not.toContain('********');
       expect(maskedValues(run.stdout)).toContain(SECRET);
@@ -432,7 +451,7 @@ describe('a secret set in the UI, which the server answers in plain text', () =>
     for (let index = 0; index < 150; index++) {
       emulator.setSecretInUi(id, { name: `FLOOD_${index}`, value: `flood-value-${index}-abcdef` });
     }
-    const run = await runAction({ inputs: inputs() });
+    const run = await runAction({ inputs: inputs(), env: onTheGitHubDouble() });
 
     expect(run.exitCode).toBe(0);
     const masks = maskedValues(run.stdout).filter((value) => value.startsWith('flood-value-'));

@@ -16,7 +16,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('npm run demo', () => {
   it('shows a create, a skip, a failure with its build log and the PR comment', async () => {
-    // The demo runs the bundle this test run built (DEPLOY_ACTION_ENTRY, inherited).
+    // The demo runs the bundle the e2e tests run (DEPLOY_ACTION_ENTRY, inherited): dist/, or a fresh
+    // build of src/ when dist/ is stale (test/global-setup.ts).
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [join(ROOT, 'scripts/demo.ts')],

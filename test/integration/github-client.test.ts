@@ -155,3 +155,23 @@ describe('GitHub client: rate limits', () => {
     );
   });
 });
+
+describe('GitHub client: the pace of writes', () => {
+  /** How long two writes in a row take: the second starts no sooner than the pace allows. */
+  async function twoWritesMs(octokit: ReturnType<typeof client>): Promise<number> {
+    const started = performance.now();
+    for (let index = 0; index < 2; index++) {
+      await octokit.rest.repos.createDeployment({ owner: 'acme', repo: 'agent', ref: 'main' });
+    }
+    return performance.now() - started;
+  }
+
+  it("keeps GitHub's pace by default: a second between two writes", async () => {
+    expect(GITHUB_CLIENT_LIMITS.writeIntervalMs).toBe(1_000);
+    expect(await twoWritesMs(client())).toBeGreaterThanOrEqual(950);
+  });
+
+  it('takes the pace as an option', async () => {
+    expect(await twoWritesMs(client({ writeIntervalMs: 2_500 }))).toBeGreaterThanOrEqual(2_450);
+  });
+});

@@ -71,9 +71,14 @@ export function takeRecordedRuns(): RecordedRun[] {
   return recordedRuns.splice(0);
 }
 
+/** Keeps a finished run for the leak scan (runAction's, and the in-process runs'). */
+export function recordRun(record: RecordedRun): void {
+  recordedRuns.push(record);
+}
+
 export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const run = await runOnce(options);
-  recordedRuns.push({ options, run });
+  recordRun({ options, run });
   return run;
 }
 

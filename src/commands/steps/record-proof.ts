@@ -6,6 +6,7 @@
  */
 import { messageOf } from '../../api/errors.ts';
 import type { Deployment } from '../../api/schemas.ts';
+import type { GitHubContext } from '../../github/context.ts';
 import type { DesiredDeployment } from '../../rules/deploy-plan.ts';
 import {
   type DeployRecord,
@@ -16,9 +17,16 @@ import {
 import type { CommandContext } from './command-context.ts';
 
 /** Where the record lives on GitHub, or why this run cannot reach it. */
-function recordPlace(
-  ctx: Pick<CommandContext, 'settings' | 'github'>,
-): { token: string; apiUrl: string; owner: string; repo: string; sha: string } | string {
+function recordPlace(ctx: Pick<CommandContext, 'settings' | 'github'>):
+  | {
+      token: string;
+      apiUrl: string;
+      owner: string;
+      repo: string;
+      sha: string;
+      limits?: GitHubContext['clientLimits'];
+    }
+  | string {
   const { github } = ctx;
   const token = ctx.settings.github.token;
   if (!token) return "'github-token' is empty";
@@ -27,7 +35,8 @@ function recordPlace(
     return `pull request #${github.pullRequest.number} comes from a fork, and GitHub gives its token no permission to write check runs`;
   }
   if (!github.sha) return "the workflow's commit (GITHUB_SHA) is unknown";
-  return { token, apiUrl: github.apiUrl, owner: github.owner, repo: github.repo, sha: github.sha };
+  const { apiUrl, owner, repo, sha, clientLimits } = github;
+  return { token, apiUrl, owner, repo, sha, ...(clientLimits ? { limits: clientLimits } : {}) };
 }
 
 /**

@@ -99,6 +99,7 @@ async function gitHubKind(
     repo,
     name,
     log: ctx.log,
+    limits: github.clientLimits,
   });
   if (tag === undefined) {
     return {
