@@ -111,6 +111,35 @@ describe('one set of proxy rules, both kinds of call', () => {
     expect(proxy.requests).toHaveLength(2);
   });
 
+  it('sends every 127.x.x.x address direct, for both (not only 127.0.0.1)', async () => {
+    // A server on another loopback address: the test proxy cannot reach it, so only a direct
+    // request gets its answer.
+    const other = createServer((_incoming, answer) => {
+      answer.writeHead(200, { 'content-type': 'application/json' }).end('{"state":"open"}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    const base = `http://127.0.0.2:${(other.address() as AddressInfo).port}`;
+    const env = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url };
+    try {
+      const dispatcher = createDispatcher(env);
+      const answer = await request(`${base}/v2/deployments`, { dispatcher });
+      expect(await answer.body.json()).toEqual({ state: 'open' });
+      await dispatcher.close();
+      const octokit = createGitHubClient(
+        FAKE_GITHUB_TOKEN,
+        base,
+        { info: (line) => lines.push(line) },
+        { ...GITHUB_CLIENT_LIMITS, retries: 0, retryBaseMs: 1 },
+        env,
+      );
+      const { data } = await octokit.rest.pulls.get({ owner: 'a', repo: 'b', pull_number: 7 });
+      expect(data.state).toBe('open');
+      expect(proxy.requests).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it('never puts the proxy password in an error or a log line', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
