@@ -18,10 +18,10 @@
  */
 import { ControlPlaneClient } from '../src/api/client.ts';
 import { ApiError } from '../src/api/errors.ts';
-import { readTypicalRollout, slowedOnRateLimits } from '../src/commands/steps/follow-rollout.ts';
+import { readTypicalRollout } from '../src/commands/steps/follow-rollout.ts';
 import type { PollInterval } from '../src/wait/poll-schedule.ts';
 import { AUTO_UNIT_MS, revisionPolling } from '../src/wait/poll-schedule.ts';
-import { waitForRevision } from '../src/wait/revision.ts';
+import { revisionReader, waitForRevision } from '../src/wait/revision.ts';
 import { type Emulator, startEmulator } from '../test/emulator/index.ts';
 import { CREATE_BODY, drivenClock, emulatorTime } from './requests.ts';
 
@@ -144,10 +144,9 @@ async function oneRollout(
       interval.kind === 'auto' && existing
         ? await readTypicalRollout(client, written.id, revisionId)
         : undefined;
-    const polling = revisionPolling(interval, typical);
-    const read = (signal: AbortSignal) => client.getRevision(written.id, revisionId, { signal });
+    const polling = revisionPolling(interval, typical, client);
     const outcome = await waitForRevision({
-      read: polling.pacer ? slowedOnRateLimits(client, polling.pacer, read) : read,
+      read: revisionReader(client, written.id, revisionId),
       clock,
       pollIntervalMs: polling.pollIntervalMs,
       waitTimeoutMs: 2 * 60 * MINUTE,

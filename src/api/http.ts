@@ -45,8 +45,10 @@ import {
   AnswerTooLargeError,
   classifyTransportError,
   createDispatcher,
+  isSuccess,
   MAX_ANSWER_BYTES,
   readBounded,
+  readFailedAnswer,
   requestHeaders,
   sendRequest,
   type TransportFailure,
@@ -153,18 +155,11 @@ type AttemptOutcome =
       type: 'answer';
       status: number;
       text: string;
-      retryAfter: string | undefined;
-      location: string | undefined;
+      /** An answer that is not a success: its headers for the message. */
+      retryAfter?: string | undefined;
+      location?: string | undefined;
     }
   | { type: 'no-answer'; failure: TransportFailure };
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function isSuccess(status: number): boolean {
-  return status >= 200 && status < 300;
-}
 
 /** A short account of why the schema refused an answer, for "unexpected response" messages. */
 function answerProblem(error: z.ZodError): string {
@@ -541,17 +536,13 @@ export class HttpClient {
       });
       const status = response.statusCode;
       const limit = this.#maxAnswerBytes;
-      // A success answer past the cap is refused whole (its first part is not even decoded); an
-      // error answer keeps its status, and its first part for the message.
-      const { text, cut } = await readBounded(response.body, limit, !isSuccess(status));
-      if (cut && isSuccess(status)) throw new AnswerTooLargeError('the answer', limit);
-      return {
-        type: 'answer',
-        status,
-        text,
-        retryAfter: headerValue(response.headers['retry-after']),
-        location: headerValue(response.headers.location),
-      };
+      // An error answer keeps its status, and its first part for the message.
+      if (!isSuccess(status))
+        return { type: 'answer', ...(await readFailedAnswer(response, limit)) };
+      // A success answer past the cap is refused whole (its first part is not even decoded).
+      const { text, cut } = await readBounded(response.body, limit, false);
+      if (cut) throw new AnswerTooLargeError('the answer', limit);
+      return { type: 'answer', status, text };
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;
       if (timedOut) return { type: 'no-answer', failure: timeoutFailure(this.requestTimeoutMs) };

@@ -11,7 +11,6 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import {
-  type ApiError,
   answerFailure,
   checkRequest,
   type RequestContext,
@@ -25,8 +24,8 @@ import {
   AnswerTooLargeError,
   classifyTransportError,
   createDispatcher,
-  MAX_ANSWER_BYTES,
-  readBounded,
+  isSuccess,
+  readFailedAnswer,
   requestHeaders,
   sendRequest,
 } from './transport.ts';
@@ -102,25 +101,6 @@ function runFailure(ctx: RequestContext, data: unknown): RunStreamError {
   });
 }
 
-async function failedAnswer(
-  ctx: RequestContext,
-  response: Dispatcher.ResponseData,
-  url: URL,
-): Promise<ApiError> {
-  const { text } = await readBounded(response.body, MAX_ANSWER_BYTES).catch(() => ({
-    text: '',
-  }));
-  const { location } = response.headers;
-  return answerFailure(ctx, {
-    status: response.statusCode,
-    text,
-    location: Array.isArray(location) ? location[0] : location,
-    base: url.href,
-    attempts: 1,
-    retryable: RETRYABLE_STATUSES.has(response.statusCode),
-  });
-}
-
 /**
  * Yields each chunk of the stream except `end`, which (like the connection closing) ends it.
  * Throws a RunStreamError on `event: error`, an ApiError on a non-2xx answer or a broken
@@ -156,6 +136,7 @@ async function* streamChunks(
   const idleMs = options.idleTimeoutMs ?? DEFAULT_RUN_STREAM_IDLE_TIMEOUT_MS;
   const maxBytes = options.maxStreamBytes ?? MAX_RUN_STREAM_BYTES;
   let response: Dispatcher.ResponseData;
+  let failed: Awaited<ReturnType<typeof readFailedAnswer>> | undefined;
   try {
     response = await sendRequest({
       url,
@@ -170,12 +151,14 @@ async function* streamChunks(
       dispatcher,
       silenceMs: idleMs,
     });
+    if (!isSuccess(response.statusCode)) failed = await readFailedAnswer(response);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw transportFailureError(ctx, classifyTransportError(error), 1);
   }
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw await failedAnswer(ctx, response, url);
+  if (failed) {
+    const retryable = RETRYABLE_STATUSES.has(failed.status);
+    throw answerFailure(ctx, { ...failed, base: url.href, attempts: 1, retryable });
   }
 
   const parser = new RunStreamParser();

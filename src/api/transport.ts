@@ -202,6 +202,45 @@ export function readBounded(
 
 function ignoreLateError(): void {}
 
+/** 2xx. */
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/**
+ * What arrived of an answer that is not a success, as its error message needs it (errors.ts
+ * answerFailure): its status, its first words, and the headers a message reads.
+ */
+interface FailedAnswerRead {
+  status: number;
+  /** The first `limitBytes` of its body. */
+  text: string;
+  retryAfter: string | undefined;
+  location: string | undefined;
+}
+
+/**
+ * Reads an answer that is not a success, for the control-plane client and the run stream alike:
+ * its body's first `limitBytes` (the rest is not read), and its Retry-After and Location. A body
+ * that breaks off rejects, like any failed read.
+ */
+export async function readFailedAnswer(
+  response: Dispatcher.ResponseData,
+  limitBytes: number = MAX_ANSWER_BYTES,
+): Promise<FailedAnswerRead> {
+  const { text } = await readBounded(response.body, limitBytes);
+  return {
+    status: response.statusCode,
+    text,
+    retryAfter: headerValue(response.headers['retry-after']),
+    location: headerValue(response.headers.location),
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 function prematureClose(): Error {
   return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }

@@ -16,8 +16,9 @@
  *   one will likely be DEPLOYED: reads close in on that moment (a third of the time left, down
  *   to one unit), and a build expected to end soon is not read at the slow pace. A revision
  *   much later than its history is read as if there were none.
- * - A rate limit (429) seen during the wait doubles every later spacing, and none is shorter
- *   than the server's Retry-After.
+ * - A rate limit (429) the client met during the wait doubles every later spacing, and none is
+ *   shorter than the server's Retry-After (the pacer reads the client's count after each read,
+ *   so the read itself stays one plain call).
  * - Never less than one unit between the starts of two reads. The unit is 1 s whatever the
  *   api-url: a control plane reached through a port-forward or a tunnel is a real one. Tests that
  *   need speed drive the clock, or set a fixed interval.
@@ -64,6 +65,18 @@ const CLOSING_SHARE = 3;
 const OVERDUE_SHARE = 0.5;
 /** Spacing of deletion waits (no status to shape them). */
 const DELETION_UNITS = 10;
+
+/** The 429 answers a client has had so far (api/http.ts RateLimits). */
+interface RateLimitCount {
+  answers: number;
+  /** The Retry-After of the last one, when it had one. */
+  retryAfterMs?: number | undefined;
+}
+
+/** What counts the 429s of a wait's reads: the control-plane client. */
+interface RateLimitSource {
+  readonly rateLimits: RateLimitCount;
+}
 
 /** A 429 seen during the wait. */
 interface RateLimitSeen {
@@ -145,16 +158,23 @@ export function typicalRolloutMs(
  * Age: the server's own created_at → updated_at of the first revision read (the time it entered
  * the status it showed, so no clock skew between the runner and the server enters), plus the
  * runner's time since that read. An underestimate by the time spent in that status before it.
+ *
+ * Rate limits: `client`'s 429 count is read after each read (when the next delay is asked); the
+ * 429s it met since the pacer was made slow every later read.
  */
 export class RolloutPacer {
   readonly #unitMs: number;
   readonly #typicalMs: number | undefined;
+  readonly #client: RateLimitSource | undefined;
+  #rateLimitsCounted: number;
   #origin: number | undefined;
   #rateLimit: RateLimitSeen | undefined;
 
-  constructor(unitMs: number, typicalMs?: number) {
+  constructor(unitMs: number, typicalMs?: number, client?: RateLimitSource) {
     this.#unitMs = unitMs;
     this.#typicalMs = typicalMs;
+    this.#client = client;
+    this.#rateLimitsCounted = client?.rateLimits.answers ?? 0;
   }
 
   /** A 429 during the wait; `retryAfterMs` when the server said how long to wait. */
@@ -166,6 +186,11 @@ export class RolloutPacer {
 
   /** The delay to the next read, after a read (started at `readStartedAt`) showed `revision`. */
   delayAfter(revision: RevisionTimes | undefined, readStartedAt: number): number {
+    const limits = this.#client?.rateLimits;
+    if (limits !== undefined && limits.answers > this.#rateLimitsCounted) {
+      this.#rateLimitsCounted = limits.answers;
+      this.rateLimited(limits.retryAfterMs);
+    }
     if (revision !== undefined && this.#origin === undefined) {
       const since = Date.parse(revision.updated_at ?? '') - Date.parse(revision.created_at ?? '');
       this.#origin = readStartedAt - (Number.isFinite(since) && since > 0 ? since : 0);
@@ -184,20 +209,17 @@ export class RolloutPacer {
 
 /**
  * What a revision wait polls with: a fixed interval as it is, or for `auto` a schedule over a
- * new RolloutPacer (returned too, to be told of rate limits).
+ * new RolloutPacer, slowed by the 429s `client` meets from now on.
  */
 export function revisionPolling(
   interval: PollInterval,
   typicalMs?: number,
-): {
-  pollIntervalMs: number | PollSchedule<RevisionTimes>;
-  pacer?: RolloutPacer;
-} {
+  client?: RateLimitSource,
+): { pollIntervalMs: number | PollSchedule<RevisionTimes> } {
   if (interval.kind === 'fixed') return { pollIntervalMs: interval.ms };
-  const pacer = new RolloutPacer(interval.unitMs, typicalMs);
+  const pacer = new RolloutPacer(interval.unitMs, typicalMs, client);
   return {
     pollIntervalMs: (revision, readStartedAt) => pacer.delayAfter(revision, readStartedAt),
-    pacer,
   };
 }
 

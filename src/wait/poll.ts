@@ -19,6 +19,11 @@
  * - The wait timeout is a bound on the whole wait: a read still in flight (or sleeping before one
  *   of its retries) `overrunMs` after the deadline is stopped through its signal, and the wait
  *   ends as a timeout. Reads are told the deadline too, so that they schedule no retry after it.
+ * - Read-after-write grace (`afterWrite`): right after a create, a PATCH or a redeploy, the
+ *   control plane may not show what was written yet, so a read sent at once can meet a 404 for
+ *   something that exists a moment later. Until a read succeeds, a not-found is read again
+ *   within the same read, after each of READ_AFTER_WRITE_DELAYS_MS (3 extra reads over 3.5 s at
+ *   most); any other error, or a not-found once a read has succeeded, is not read again here.
  * - Memory stays flat: only the last value read is kept.
  */
 import type { Clock } from './clock.ts';
@@ -63,6 +68,8 @@ export interface PollOptions<T> {
   isTransientError?(error: unknown): boolean;
   /** A value the caller just received: it counts as the first observation. */
   initial?: T | undefined;
+  /** The value read is one the caller has just written: see "Read-after-write grace" above. */
+  afterWrite?: ReadAfterWriteOptions | undefined;
   /**
    * How long after the deadline a read may still run (the final read at the deadline, or one
    * in flight there) before it is stopped. Default DEFAULT_WAIT_OVERRUN_MS.
@@ -116,6 +123,8 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
   let reads = 0;
   let failedReads = 0;
   let lastError: { error: unknown } | undefined;
+  // The grace of a value just written holds until a read succeeds.
+  let afterWrite = options.afterWrite;
 
   const end = (ending: PollEnding<T>): PollOutcome<T> => {
     timeUp.disarm();
@@ -142,7 +151,7 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
 
       const readStartedAt = clock.now();
       reads += 1;
-      const result = await attemptRead(options.read, readSignal, deadline);
+      const result = await attemptRead(options, readSignal, deadline, afterWrite);
       if (signal?.aborted) return cancelled();
       if (!result.ok && timeUp.signal.aborted) {
         // Stopped by the bound, not failed: the last error, if any, is no longer the story.
@@ -151,6 +160,7 @@ export async function pollUntil<T>(options: PollOptions<T>): Promise<PollOutcome
       }
       if (result.ok) {
         lastError = undefined;
+        afterWrite = undefined;
         value = result.value;
         if (seen(value, clock.now())) return end({ kind: 'done', value });
       } else {
@@ -238,16 +248,59 @@ async function sleepUnlessAborted(
 type ReadResult<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 async function attemptRead<T>(
-  read: PollOptions<T>['read'],
+  options: Pick<PollOptions<T>, 'read' | 'clock'>,
   signal: AbortSignal,
   retryDeadline: number,
+  afterWrite: ReadAfterWriteOptions | undefined,
 ): Promise<ReadResult<T>> {
   try {
     // The async wrapper turns a synchronous throw into a failed read.
-    const value = await untilAborted((async () => read(signal, retryDeadline))(), signal);
+    const reading = afterWrite
+      ? readAfterWrite(() => options.read(signal, retryDeadline), {
+          ...afterWrite,
+          clock: options.clock,
+          signal,
+        })
+      : (async () => options.read(signal, retryDeadline))();
+    const value = await untilAborted(reading, signal);
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error };
+  }
+}
+
+/** The pauses before each extra read of the read-after-write grace: 3 over 3.5 s at most. */
+export const READ_AFTER_WRITE_DELAYS_MS: readonly number[] = [500, 1_000, 2_000];
+
+interface ReadAfterWriteOptions {
+  /** Whether an error means "not there (yet)", i.e. a 404. */
+  isNotFound(error: unknown): boolean;
+  /** Told before each pause: the retry number (1-based), how many there are, and the pause. */
+  onRetry?(retry: number, retries: number, delayMs: number): void;
+  delaysMs?: readonly number[];
+}
+
+/**
+ * `read()`, with a not-found read again after each of `delaysMs` (the read-after-write grace);
+ * the last not-found is thrown. `signal` aborts a pause (the wait's deadline, a cancellation)
+ * with its reason.
+ */
+export async function readAfterWrite<T>(
+  read: () => Promise<T>,
+  options: ReadAfterWriteOptions & { clock: Clock; signal?: AbortSignal | undefined },
+): Promise<T> {
+  const delays = options.delaysMs ?? READ_AFTER_WRITE_DELAYS_MS;
+  for (let retry = 0; ; retry++) {
+    try {
+      return await read();
+    } catch (error) {
+      const delayMs = delays[retry];
+      if (delayMs === undefined || !options.isNotFound(error) || options.signal?.aborted) {
+        throw error;
+      }
+      options.onRetry?.(retry + 1, delays.length, delayMs);
+      await options.clock.sleep(delayMs, options.signal);
+    }
   }
 }
 

@@ -7,13 +7,13 @@
  */
 import { type PollOptions, type PollOutcome, pollUntil } from './poll.ts';
 
-/** One status of a revision as the action observed it (first seen at a poll). */
 /** What the wait reads of a revision (the API's Revision, and any shape with these fields). */
 interface RevisionSeen {
   status: string;
   status_message?: string | null | undefined;
 }
 
+/** One status of a revision as the action observed it (first seen at a poll). */
 export interface TimelineEntry {
   status: string;
   /** Epoch ms when a poll first saw this status. */
@@ -67,6 +67,33 @@ export function classifyRevisionStatus(status: string): RevisionStatusClass {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The read
+// ---------------------------------------------------------------------------------------------
+
+/** Where a revision is read: the control-plane client (api/client.ts). */
+interface RevisionSource<R extends RevisionSeen> {
+  getRevision(
+    deploymentId: string,
+    revisionId: string,
+    options: { signal: AbortSignal; retryDeadline: number },
+  ): Promise<R>;
+}
+
+/**
+ * The read of a revision wait: one plain call of the client, so that the read path from the poll
+ * loop to undici is five files (docs/architecture.md, "The path of one deploy"): this one,
+ * poll.ts, api/client.ts, api/http.ts and api/transport.ts.
+ */
+export function revisionReader<R extends RevisionSeen>(
+  source: RevisionSource<R>,
+  deploymentId: string,
+  revisionId: string,
+): PollOptions<R>['read'] {
+  return (signal, retryDeadline) =>
+    source.getRevision(deploymentId, revisionId, { signal, retryDeadline });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Options and outcomes
 // ---------------------------------------------------------------------------------------------
 
@@ -81,6 +108,8 @@ export interface WaitForRevisionOptions<R extends RevisionSeen>
    * durationMs 0, `previous` is the entry it replaces with its final duration. For logging.
    */
   onStatusChange?(entry: TimelineEntry, revision: R, previous?: TimelineEntry): void;
+  /** Told of every revision seen (each read, and `initial`), before its status counts. */
+  onRevision?(revision: R): void;
   /** How long INTERRUPTED must last to end the wait as a failure. Default INTERRUPTED_GRACE_MS. */
   interruptedGraceMs?: number;
 }
@@ -176,6 +205,7 @@ export async function waitForRevision<R extends RevisionSeen>(
       return options.clock.now() - (interruptedSince ?? options.clock.now()) >= graceMs;
     },
     onValue: (revision, seenAt) => {
+      options.onRevision?.(revision);
       timeline.observe(revision, seenAt);
       interruptedSince =
         revision.status === 'INTERRUPTED' ? (interruptedSince ?? seenAt) : undefined;

@@ -3,12 +3,19 @@
  * that import only downwards, one file per `command:` value, no loose files but the entry and
  * the edge, no file name twice, no import cycle, and no export that nothing outside its file
  * imports. Read from the source text itself, so a new file or import is judged the day it is
- * written.
+ * written. And the read path of a wait (docs/architecture.md, "The path of one deploy"): at most
+ * five files from the poll loop to undici, measured on the stack of a real read.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ControlPlaneClient } from '../../src/api/client.ts';
+import { systemClock } from '../../src/wait/clock.ts';
+import { revisionReader, waitForRevision } from '../../src/wait/revision.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
@@ -231,5 +238,128 @@ describe('the import graph of src/', () => {
     expect(exportedNames('export const a = 1;\nexport { b, c as d };\nexport type E = 1;')).toEqual(
       ['a', 'E', 'b', 'd'],
     );
+  });
+});
+
+/**
+ * The read path: the files a revision read of a wait passes through, from the poll loop to
+ * undici, in the order of the calls (docs/architecture.md, "The path of one deploy"). Helpers
+ * that a file on it calls and that return (errors, redaction, schemas, retry delays) are not on
+ * it: they lead nowhere near undici.
+ */
+const READ_PATH = [
+  'wait/revision.ts',
+  'wait/poll.ts',
+  'api/client.ts',
+  'api/http.ts',
+  'api/transport.ts',
+] as const;
+
+/** The files of src/ on a stack, outermost first, each once (where the call first entered it). */
+function srcFilesOnStack(stack: string): string[] {
+  const files: string[] = [];
+  for (const match of stack.matchAll(/(\/[^\s():]+\.ts):\d+:\d+/g)) {
+    const file = match[1] ?? '';
+    if (file.startsWith(`${SRC}/`)) files.push(relative(SRC, file));
+  }
+  return [...new Set(files.reverse())];
+}
+
+/** Stacks of undici's dispatches through this agent: where the request came from. */
+class StackTakingAgent extends Agent {
+  readonly stacks: string[] = [];
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers) {
+    this.stacks.push(new Error('dispatched').stack ?? '');
+    return super.dispatch(options, handler);
+  }
+}
+
+describe('the read path of a wait', () => {
+  it('is at most five files, each importing the next, the last one undici', () => {
+    expect(READ_PATH.length).toBeLessThanOrEqual(5);
+    const hops = READ_PATH.slice(1).map((next, index) => [READ_PATH[index] ?? '', next]);
+    // poll.ts calls the read it is given (revision.ts's revisionReader, a client method call).
+    const calledBack = (from: string, to: string) =>
+      from === 'wait/poll.ts' && to === 'api/client.ts';
+    const missing = hops.filter(
+      ([from = '', to = '']) => !calledBack(from, to) && !(GRAPH.get(from) ?? []).includes(to),
+    );
+    expect(missing).toEqual([]);
+    expect(readSrc('wait/revision.ts')).toMatch(/\bsource\.getRevision\(/);
+    expect(readSrc('api/transport.ts')).toMatch(
+      /import\s*\{[^}]*\brequest\b[^}]*\}\s*from 'undici'/,
+    );
+  });
+
+  it('is what every wait for a revision reads through (revisionReader, no closure of its own)', () => {
+    const waiting = FILES.filter(
+      (file) =>
+        !file.startsWith('wait/') && /\b(?:waitForRevision|waitInLogGroup)\(/.test(readSrc(file)),
+    );
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const file of waiting) {
+      const source = readSrc(file);
+      const waits = [...source.matchAll(/\b(?:waitForRevision|waitInLogGroup)\(/g)].length;
+      const definitions = [...source.matchAll(/function (?:waitForRevision|waitInLogGroup)\(/g)]
+        .length;
+      if (waits === definitions) continue;
+      expect({ file, reader: /\brevisionReader\(/.test(source) }).toEqual({ file, reader: true });
+    }
+  });
+
+  it('is, measured on the stack of a real read, exactly READ_PATH from the poll loop to undici', async () => {
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: 'rev-1', status: 'DEPLOYED' }));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const agent = new StackTakingAgent();
+    const client = new ControlPlaneClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: 'key',
+      dispatcher: agent,
+    });
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Number.POSITIVE_INFINITY;
+    try {
+      // As a deploy follows its revision: a read just after the write, with its grace.
+      const outcome = await waitForRevision({
+        read: revisionReader(client, 'dep-1', 'rev-1'),
+        afterWrite: { isNotFound: () => true },
+        clock: systemClock,
+        pollIntervalMs: 1000,
+        waitTimeoutMs: 10_000,
+      });
+      expect(outcome.kind).toBe('deployed');
+    } finally {
+      Error.stackTraceLimit = limit;
+      await agent.close();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+    expect(agent.stacks).toHaveLength(1);
+    expect(srcFilesOnStack(agent.stacks[0] ?? '')).toEqual([...READ_PATH]);
+  });
+
+  it('counts a file that wraps the read as one more on the path (the measure can fail)', () => {
+    const stack = [
+      'Error: dispatched',
+      `    at sendRequest (${SRC}/api/transport.ts:10:3)`,
+      `    at HttpClient.send (${SRC}/api/http.ts:20:3)`,
+      `    at ControlPlaneClient.getRevision (${SRC}/api/client.ts:30:3)`,
+      `    at readOnce (${SRC}/commands/steps/follow-rollout.ts:40:3)`,
+      `    at ${SRC}/wait/revision.ts:50:3`,
+      `    at attemptRead (${SRC}/wait/poll.ts:60:3)`,
+      `    at waitForRevision (${SRC}/wait/revision.ts:70:3)`,
+      `    at ${ROOT}/test/unit/architecture.test.ts:80:3`,
+    ].join('\n');
+    expect(srcFilesOnStack(stack)).toEqual([
+      'wait/revision.ts',
+      'wait/poll.ts',
+      'commands/steps/follow-rollout.ts',
+      'api/client.ts',
+      'api/http.ts',
+      'api/transport.ts',
+    ]);
   });
 });

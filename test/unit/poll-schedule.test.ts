@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { slowedOnRateLimits } from '../../src/commands/steps/follow-rollout.ts';
 import {
   autoPollDelayMs,
   isQuickPhase,
@@ -163,19 +162,19 @@ describe('revisionPolling', () => {
   });
 });
 
-describe('slowedOnRateLimits', () => {
+describe('RolloutPacer and the rate limits of the client', () => {
   it('tells the pacer of the 429s a read met, whether it then succeeded or failed', async () => {
     const client = { rateLimits: { answers: 0 } as { answers: number; retryAfterMs?: number } };
-    const pacer = new RolloutPacer(S);
+    const pacer = new RolloutPacer(S, undefined, client);
     const deploying = { status: 'DEPLOYING' };
-    const calm = slowedOnRateLimits(client, pacer, async () => deploying);
+    const calm = async () => deploying;
     await calm();
     expect(pacer.delayAfter(deploying, 0)).toBe(4.5 * S);
 
-    const limited = slowedOnRateLimits(client, pacer, async () => {
+    const limited = async () => {
       client.rateLimits = { answers: 2, retryAfterMs: 12 * S };
       throw new Error('429, given up');
-    });
+    };
     await expect(limited()).rejects.toThrow('429, given up');
     expect(pacer.delayAfter(deploying, 1000)).toBe(12 * S);
   });

@@ -223,3 +223,70 @@ describe('pollUntil: one loop for every wait (here, a deployment being deleted)'
     expect(reads).toBe(0);
   });
 });
+
+describe('pollUntil: the read-after-write grace (afterWrite)', () => {
+  class NotFound extends Error {}
+
+  it('reads a 404 again within the first read, after 0.5 s then 1 s, and not once a read succeeded', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const readAt: number[] = [];
+    const retries: number[] = [];
+    // 404, 404, then the value, all within the first read; the next read (one interval after the
+    // first began) meets a 404 that is no longer a moment's lag.
+    const answers: (Seen | Error)[] = [
+      new NotFound(),
+      new NotFound(),
+      { gone: false },
+      new NotFound(),
+    ];
+    const outcome = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: 10 * SECOND,
+        waitTimeoutMs: 60 * SECOND,
+        isDone: (value) => value.gone,
+        isTransientError: () => false,
+        read: async () => {
+          readAt.push(clock.now() - start);
+          const answer = answers.shift() ?? { gone: true };
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+        afterWrite: {
+          isNotFound: (error) => error instanceof NotFound,
+          onRetry: (retry) => retries.push(retry),
+        },
+      }),
+    );
+    expect(readAt).toEqual([0, 500, 1_500, 10_000]);
+    expect(retries).toEqual([1, 2]);
+    // The grace's reads are one read of the wait; the later 404 ends it.
+    expect(outcome).toMatchObject({ kind: 'error', reads: 2, failedReads: 1 });
+  });
+
+  it('keeps the grace for the next read when the first one failed otherwise (passing)', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const readAt: number[] = [];
+    const answers: (Seen | Error)[] = [new Error('503'), new NotFound()];
+    const outcome = await clock.run(
+      pollUntil<Seen>({
+        clock,
+        pollIntervalMs: 10 * SECOND,
+        waitTimeoutMs: 60 * SECOND,
+        isDone: (value) => value.gone,
+        isTransientError: (error) => !(error instanceof NotFound),
+        read: async () => {
+          readAt.push(clock.now() - start);
+          const answer = answers.shift() ?? { gone: true };
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+        afterWrite: { isNotFound: (error) => error instanceof NotFound },
+      }),
+    );
+    expect(readAt).toEqual([0, 10_000, 10_500]);
+    expect(outcome).toMatchObject({ kind: 'done', reads: 2, failedReads: 1 });
+  });
+});

@@ -1,6 +1,6 @@
 /** readAfterWrite: a bounded, clock-driven grace for a 404 right after a write. */
 import { describe, expect, it } from 'vitest';
-import { READ_AFTER_WRITE_DELAYS_MS, readAfterWrite } from '../../src/wait/read-after-write.ts';
+import { READ_AFTER_WRITE_DELAYS_MS, readAfterWrite } from '../../src/wait/poll.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 class NotFound extends Error {}

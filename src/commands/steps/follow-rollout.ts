@@ -4,7 +4,7 @@
  * what happened; rolloutVerdict() tells it (outcome, headline clause, reason, next step) for the
  * command's compose function.
  */
-import type { ControlPlaneClient, RateLimits } from '../../api/client.ts';
+import type { ControlPlaneClient } from '../../api/client.ts';
 import {
   ApiError,
   DeadlineReached,
@@ -22,11 +22,15 @@ import type {
 import { productionAfterFailure } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
-import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from '../../wait/poll.ts';
-import { type RolloutPacer, revisionPolling, typicalRolloutMs } from '../../wait/poll-schedule.ts';
-import { readAfterWrite } from '../../wait/read-after-write.ts';
+import {
+  DEFAULT_WAIT_OVERRUN_MS,
+  type PollOptions,
+  readAfterWrite,
+  TimeUp,
+} from '../../wait/poll.ts';
+import { revisionPolling, typicalRolloutMs } from '../../wait/poll-schedule.ts';
 import type { TimelineEntry } from '../../wait/revision.ts';
-import { type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
+import { revisionReader, type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
 import { type CommandContext, waitTimeoutOf } from './command-context.ts';
 import { describeRevision } from './describe.ts';
 import { BuildLogStream, showFailureLog } from './revision-logs.ts';
@@ -98,33 +102,23 @@ export async function followRevision(
           ctx.signal,
         )
       : undefined;
-  const readOnce = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
-    const revision = await client.getRevision(deployment.id, revisionId, {
-      signal,
-      ...(retryDeadline === undefined ? {} : { retryDeadline }),
-    });
-    stream?.observe(revision.status);
-    return revision;
-  };
   // The first read of a revision this run just produced may come before the server shows it.
-  let graceLeft = options.justWritten;
-  const readRevision = async (signal: AbortSignal, retryDeadline?: number): Promise<Revision> => {
-    if (!graceLeft) return readOnce(signal, retryDeadline);
-    const revision = await readAfterWrite(() => readOnce(signal, retryDeadline), {
-      clock: ctx.clock,
-      signal,
-      isNotFound: (error) => error instanceof ApiError && error.status === 404,
-      onRetry: (retry, retries, delayMs) =>
-        log.info(
-          `Revision ${revisionId} is not visible yet (404 right after the write); reading it again in ${formatDuration(delayMs)} (${retry}/${retries}).`,
-        ),
-    });
-    graceLeft = false;
-    return revision;
-  };
+  const afterWrite: PollOptions<Revision>['afterWrite'] = options.justWritten
+    ? {
+        isNotFound: (error) => error instanceof ApiError && error.status === 404,
+        onRetry: (retry, retries, delayMs) =>
+          log.info(
+            `Revision ${revisionId} is not visible yet (404 right after the write); reading it again in ${formatDuration(delayMs)} (${retry}/${retries}).`,
+          ),
+      }
+    : undefined;
 
   if (!settings.wait) {
-    const revision = await readRevision(ctx.signal);
+    const readOnce = () => client.getRevision(deployment.id, revisionId, { signal: ctx.signal });
+    const revision = afterWrite
+      ? await readAfterWrite(readOnce, { ...afterWrite, clock: ctx.clock, signal: ctx.signal })
+      : await readOnce();
+    stream?.observe(revision.status);
     ctx.record.revisionSeen(revision.id, revision.status);
     return { revisionId, revision };
   }
@@ -134,6 +128,7 @@ export async function followRevision(
     settings.pollInterval.kind === 'auto' && options.created !== true
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
+    client,
   );
   // One deadline per command: the wait ends at it (what the command did before counts), or at
   // the run's own `deadline` when it follows more than one rollout (deploy-retries).
@@ -146,8 +141,9 @@ export async function followRevision(
       { ...ctx, settings: { waitTimeoutMs } },
       revisionId,
       polling,
-      readRevision,
+      revisionReader(client, deployment.id, revisionId),
       stream,
+      afterWrite,
     ),
   );
   // The command's deadline bounded everything up to here; what follows has its own bounds.
@@ -303,42 +299,29 @@ export async function readTypicalRollout(
   return revisions && typicalRolloutMs(revisions, revisionId);
 }
 
-/** Tells the pacer of every 429 the client got during a read, so later reads slow down. */
-export function slowedOnRateLimits<A extends unknown[], R>(
-  client: { readonly rateLimits: RateLimits },
-  pacer: RolloutPacer,
-  read: (...args: A) => Promise<R>,
-): (...args: A) => Promise<R> {
-  return async (...args) => {
-    const before = client.rateLimits.answers;
-    try {
-      return await read(...args);
-    } finally {
-      const after = client.rateLimits;
-      if (after.answers > before) pacer.rateLimited(after.retryAfterMs);
-    }
-  };
-}
-
 /**
  * Waits for a revision as every rollout is followed (this run's, or a rollback's): in a log
  * group, paced by the `poll-interval` schedule (slowed after a 429), a read that failed for a
  * passing reason tried again at the next poll, and each new status logged with its time; the
- * build log `stream` read beside it is finished in the same group.
+ * build log `stream` is told of each revision read and finished in the same group.
+ * `afterWrite`: the revision was just written (the read-after-write grace of poll.ts).
  */
 export function waitInLogGroup(
-  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
+  ctx: Pick<CommandContext, 'clock' | 'signal' | 'log'> & {
     settings: Pick<Settings, 'waitTimeoutMs'>;
   },
   revisionId: string,
   polling: ReturnType<typeof revisionPolling>,
-  read: (signal: AbortSignal, retryDeadline?: number) => Promise<Revision>,
-  stream?: Pick<BuildLogStream, 'finish'>,
+  read: PollOptions<Revision>['read'],
+  stream?: Pick<BuildLogStream, 'observe' | 'finish'>,
+  afterWrite?: PollOptions<Revision>['afterWrite'],
 ): Promise<WaitOutcome<Revision>> {
   const { log } = ctx;
   return log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, async () => {
     const outcome = await waitForRevision({
-      read: polling.pacer ? slowedOnRateLimits(ctx.client, polling.pacer, read) : read,
+      read,
+      afterWrite,
+      ...(stream ? { onRevision: (revision: Revision) => stream.observe(revision.status) } : {}),
       clock: ctx.clock,
       pollIntervalMs: polling.pollIntervalMs,
       waitTimeoutMs: ctx.settings.waitTimeoutMs,

@@ -18,9 +18,8 @@ import { mutableFieldPaths, splitRevisionWrite } from '../../rules/revision-writ
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import type { Clock } from '../../wait/clock.ts';
-import { type PollSchedule, pollUntil } from '../../wait/poll.ts';
+import { type PollSchedule, pollUntil, READ_AFTER_WRITE_DELAYS_MS } from '../../wait/poll.ts';
 import { plainPollIntervalMs } from '../../wait/poll-schedule.ts';
-import { READ_AFTER_WRITE_DELAYS_MS } from '../../wait/read-after-write.ts';
 import type { Logger } from './command-context.ts';
 
 /** What the step reads of a command's context. */

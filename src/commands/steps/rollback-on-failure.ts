@@ -10,7 +10,7 @@ import type { RollbackReport } from '../../report/types.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import { revisionPolling } from '../../wait/poll-schedule.ts';
-import type { WaitOutcome } from '../../wait/revision.ts';
+import { revisionReader, type WaitOutcome } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
 import { waitInLogGroup } from './follow-rollout.ts';
 
@@ -103,9 +103,8 @@ export async function rollBackIfAsked(
       : previous;
   if (produced !== previous) rollback.producedRevisionId = produced;
 
-  const polling = revisionPolling(settings.pollInterval);
-  const read = (signal: AbortSignal) =>
-    ctx.client.getRevision(point.deploymentId, produced, { signal });
+  const polling = revisionPolling(settings.pollInterval, undefined, ctx.client);
+  const read = revisionReader(ctx.client, point.deploymentId, produced);
   const wait = await waitInLogGroup(ctx, produced, polling, read);
   rollback.timeline = wait.timeline;
   const status = wait.revision?.status;
