@@ -2,8 +2,9 @@
  * `command: authenticate` end to end: a token when the server has one, else the URL of the flow
  * a person must complete, run as the bundle against the emulator.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../emulator/index.ts';
+import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { findLeaks, runAction, withoutMaskCommands } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -12,20 +13,15 @@ import {
   theError,
   warningLines,
 } from './command-fixtures.ts';
-import { API_KEY } from './helpers.ts';
 
 const TOKEN = 'gho_e2eTokenValue4c7d9e1f2a3b';
 const AUTH_URL = 'https://auth.example.com/oauth/authorize?flow=42';
 const AUTH_ID = 'auth-flow-42';
 
 let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+emulatorPerFile((started) => {
+  emulator = started;
 });
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => emulator.reset());
 
 function authenticateInputs(extra: Record<string, string> = {}) {
   return commandInputs(emulator, 'authenticate', {

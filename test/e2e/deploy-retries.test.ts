@@ -3,8 +3,9 @@
  * phase (the platform's readiness timeout) and deploys when redeployed. A redeploy follows only a
  * DEPLOY_FAILED, only when asked, and only when a deploy phase still fits in wait-timeout.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import { expectCleanRun, lines, readable, theError, writesIn } from './command-fixtures.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
@@ -12,13 +13,9 @@ import { API_KEY, deployInputs, ENV } from './helpers.ts';
 const PLATFORM_TIMEOUT = 'Timeout: Deployment is not ready after 300 seconds.';
 
 let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+emulatorPerFile((started) => {
+  emulator = started;
 });
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => emulator.reset());
 
 function controlPlaneWrites(): string[] {
   return lines(writesIn(emulator.requests.filter((request) => request.path.startsWith('/v2/'))));

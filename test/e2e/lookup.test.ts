@@ -3,9 +3,10 @@
  * cap its pages below the `limit` asked), and two deployments with one name stop the step
  * before any write.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CreateDeploymentRequest, Deployment } from '../../src/api/schemas.ts';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import type { Emulator } from '../emulator/index.ts';
+import { emulatorEachTest } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -18,11 +19,8 @@ import {
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
 
 let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
-});
-afterEach(async () => {
-  await emulator.close();
+emulatorEachTest((started) => {
+  emulator = started;
 });
 
 function createBody(name: string, repoRef = 'main'): CreateDeploymentRequest {

@@ -6,9 +6,10 @@
  * INTERRUPTED that resumes, the tracing project on delete, and deployments of the
  * internal_source kind.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
 import { fakeCommitSha } from '../emulator/store.ts';
+import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -23,13 +24,9 @@ import {
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
 
 let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+emulatorPerFile((started) => {
+  emulator = started;
 });
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => emulator.reset());
 
 /** A push of the tag v1.2.0, as the runner describes it. */
 const TAG_RUN = {

@@ -2,8 +2,9 @@
  * `command: redeploy` end to end: rollbacks with `revision-id: previous`, redeploys of a given
  * revision, and the ways they fail, run as the bundle against the emulator.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { emulatorEachTest } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -23,11 +24,8 @@ import { API_KEY } from './helpers.ts';
 const UNKNOWN_REVISION = '00000000-0000-4000-8000-00000000dead';
 
 let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
-});
-afterEach(async () => {
-  await emulator.close();
+emulatorEachTest((started) => {
+  emulator = started;
 });
 
 function redeployInputs(revisionId: string, extra: Record<string, string> = {}) {

@@ -3,8 +3,9 @@
  * still serves, and advises a rollback only when a bad revision is live: run as the bundle
  * against the emulator.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../emulator/index.ts';
+import { emulatorEachTest } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -15,14 +16,11 @@ import {
   twiceDeployed,
   untilRevision,
 } from './command-fixtures.ts';
-import { API_KEY, deployInputs, ENV } from './helpers.ts';
+import { deployInputs, ENV } from './helpers.ts';
 
 let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
-});
-afterEach(async () => {
-  await emulator.close();
+emulatorEachTest((started) => {
+  emulator = started;
 });
 
 const ROLLBACK = 'revision-id: previous';

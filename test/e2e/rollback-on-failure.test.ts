@@ -3,8 +3,9 @@
  * to fail the smoke test of the new revision. The revision active before the run is redeployed
  * and waited for; the step fails and says what serves now.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../emulator/index.ts';
+import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   deployedDeployment,
@@ -14,16 +15,12 @@ import {
   theError,
   writesIn,
 } from './command-fixtures.ts';
-import { API_KEY, deployInputs, ENV } from './helpers.ts';
+import { deployInputs, ENV } from './helpers.ts';
 
 let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+emulatorPerFile((started) => {
+  emulator = started;
 });
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => emulator.reset());
 
 function rollbackInputs(extra: Record<string, string> = {}) {
   return deployInputs(emulator, {

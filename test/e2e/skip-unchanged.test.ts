@@ -6,9 +6,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
 import { fakeCommitSha } from '../emulator/store.ts';
+import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   expectCleanRun,
@@ -21,13 +22,9 @@ import {
 import { API_KEY, deployInputs } from './helpers.ts';
 
 let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+emulatorPerFile((started) => {
+  emulator = started;
 });
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => emulator.reset());
 
 /** The emulator builds commit sha1(repo_ref): the workflow "checked out" that commit of main. */
 const MAIN_SHA = fakeCommitSha({ repo_ref: 'main' });

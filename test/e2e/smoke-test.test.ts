@@ -2,8 +2,9 @@
  * The smoke test end to end: after DEPLOYED, one run through the deployed app's run stream,
  * run as the bundle against the emulator (which also serves the app's run endpoint).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../emulator/index.ts';
+import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -12,16 +13,12 @@ import {
   readable,
   theError,
 } from './command-fixtures.ts';
-import { ALL_SECRETS, API_KEY, deployInputs, ENV } from './helpers.ts';
+import { ALL_SECRETS, deployInputs, ENV } from './helpers.ts';
 
 let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+emulatorPerFile((started) => {
+  emulator = started;
 });
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(() => emulator.reset());
 
 function smokeInputs(extra: Record<string, string> = {}) {
   return deployInputs(emulator, {

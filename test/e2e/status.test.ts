@@ -2,8 +2,9 @@
  * `command: status` end to end: a gate on the current state of a deployment, run as the bundle
  * against the emulator.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Emulator } from '../emulator/index.ts';
+import { emulatorEachTest } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -16,14 +17,10 @@ import {
   untilRevision,
   writesIn,
 } from './command-fixtures.ts';
-import { API_KEY } from './helpers.ts';
 
 let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
-});
-afterEach(async () => {
-  await emulator.close();
+emulatorEachTest((started) => {
+  emulator = started;
 });
 
 function statusInputs(extra: Record<string, string> = {}) {
