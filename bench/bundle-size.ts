@@ -1,21 +1,17 @@
 /**
- * The size of the action's bundle folder and each package's share of its minified code: what
- * every run loads at start (index.js and the chunks index.js asks for: its one dynamic import is
- * the entry's, src/index.ts), and what the other chunks of dynamic imports (`<id>.index.js`)
- * load only when a run needs them.
+ * The size of the action's bundle folder and each package's share of its code: what every run
+ * loads at start (index.js), and what the chunks of dynamic imports (`<id>.index.js`) load only
+ * when a run needs them.
  *
  * Shares come from source maps. When the folder has none (dist/ ships without them), src/ is
- * bundled again with the same command plus source maps; its index.js is byte for byte the
- * bundle's (a map only adds its comment), and its chunks are the bundle's before `npm run build`
- * minifies them (a map of the minified chunk would no longer point into the sources), so a
- * chunk's shares are its unminified shares scaled to its minified size. If that build differs
- * from the measured folder, the folder is not the bundle of the current src/ and the report
- * says so.
+ * bundled again with the same command plus source maps; its files are byte for byte the
+ * bundle's (a map only adds its comment). If that build differs from the measured folder, the
+ * folder is not the bundle of the current src/ and the report says so.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { isChunk, minifyChunk } from '../scripts/build.ts';
+import { isChunk } from '../scripts/build.ts';
 import { codeWithoutMapComment, folderSize, nccBuild, REPO_ROOT } from './build.ts';
 import { directDependents } from './dependents.ts';
 import { type PackageShare, sharesByPackage } from './packages.ts';
@@ -34,7 +30,7 @@ export interface BundleSizeResult {
   /** Every file of the entry's folder (index.js, chunks, licenses.txt, package.json). */
   folderBytes: number;
   files: { name: string; bytes: number }[];
-  /** index.js and the chunks it loads at start. */
+  /** What every run loads at start: index.js. */
   startBytes: number;
   startFiles: string[];
   lazyChunkBytes: number;
@@ -60,12 +56,6 @@ async function codeFiles(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const name of names) files.set(name, await codeWithoutMapComment(join(dir, name)));
   return files;
-}
-
-/** The chunks index.js loads (`__webpack_require__.e(<id>)`): the entry's dynamic import. */
-export function startChunks(entryCode: string): string[] {
-  const ids = [...entryCode.matchAll(/\.e\((\d+)\)/g)].map((match) => match[1]);
-  return [...new Set(ids)].map((id) => `${id}.${ENTRY_FILE}`).sort();
 }
 
 /** A folder whose every .js file has its .map: the entry's own, else a fresh bundle of src/. */
@@ -97,21 +87,13 @@ export async function measureBundleSize(
   const shipped = await codeFiles(entryDir);
   const mappedDir = await mappedFolder(entryDir, scratchDir);
   const mapped = await codeFiles(mappedDir);
-  const minifiedByUs = mappedDir !== entryDir;
-  // What `npm run build` ships of each mapped file: its chunks minified.
-  const built = new Map(
-    [...mapped].map(([name, code]) => [
-      name,
-      minifiedByUs && isChunk(name) ? minifyChunk(code) : code,
-    ]),
-  );
-  const startFiles = [ENTRY_FILE, ...startChunks(shipped.get(ENTRY_FILE) ?? '')];
+  // The entry imports main.ts statically (src/index.ts): every chunk is a lazy one.
+  const startFiles = [ENTRY_FILE];
 
   const rows = new Map<string, PackageRow>();
   for (const [name, code] of mapped) {
-    const scale = Buffer.byteLength(built.get(name) ?? code) / Buffer.byteLength(code);
     for (const share of await sharesOf(mappedDir, name, code)) {
-      const bytes = Math.round(share.bytes * scale);
+      const { bytes } = share;
       const row = rows.get(share.label) ?? {
         ...share,
         bytes: 0,
@@ -141,7 +123,7 @@ export async function measureBundleSize(
   const unminifiedChunks = [...shipped]
     .filter(([name, code]) => name !== ENTRY_FILE && !looksMinified(code))
     .map(([name]) => name);
-  const differing = differingFiles(shipped, built);
+  const differing = differingFiles(shipped, mapped);
   const staleNote =
     differing.length === 0
       ? undefined

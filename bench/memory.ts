@@ -4,28 +4,30 @@
  * scale, the stack floor (bench/floor/poller.ts: @actions/core + undici, the same polling without
  * our code) runs the same way, and so does a dependency-free Node script (what Node itself needs).
  *
- * Figures per process (issue 21's targets measure the action against the stack floor):
+ * Figures per process (issue 29's targets measure the action against the stack floor):
  * - peak RSS over the first PEAK_AT_POLL polls: the kernel's high-water mark (VmHWM) when that
  *   poll was made, and the peak of the anonymous part (RssAnon) over the whole run;
- * - growth: the resident set at poll GROWTH_TO_POLL minus at poll GROWTH_FROM_POLL, with its
- *   anonymous part beside it. A leak shows there; the steps V8's optimising compilers (Maglev,
- *   TurboFan) add while they compile the hot paths come around polls 100-700 in every process,
- *   Node alone included, and are over by poll 1,000 (measured while tuning: docs/performance.md).
- *   A leak grows with every poll instead: a slope, not a step.
+ * - leak: in runs of their own, with bench/heap-probe.ts preloaded (a full collection every
+ *   250 ms), the heap still in use after the collection at poll GROWTH_TO_POLL minus at poll
+ *   GROWTH_FROM_POLL. What survives a full collection is what the process keeps, so a leak is a
+ *   slope there, where the resident set also moves with what V8 has not collected yet and with
+ *   the size it gives its young generation. The resident set's growth over the same polls of
+ *   those runs is shown beside it (the steps V8's optimising compilers add while they compile
+ *   the hot paths come around polls 100-700 in every process and are over by poll 1,000).
  *
- * The action and the stack floor make GROWTH_TO_POLL polls; Node alone and the run whose server
- * answers some reads with a 200 MB body (its peak shows what such an answer costs) make
- * PEAK_AT_POLL. The wait-timeout leaves room for half as many polls again, so that the last
+ * The peak runs make PEAK_AT_POLL polls; the leak runs of the action and the stack floor
+ * GROWTH_TO_POLL. The wait-timeout leaves room for half as many polls again, so that the last
  * poll is reached on a loaded machine. JIT tiering makes single runs jump by several MB, so each
  * figure is a median of runs.
  */
+import { join } from 'node:path';
 import type { Emulator, Fault } from '../test/emulator/index.ts';
 import { type RssSample, runChild } from './spawn.ts';
 import { median } from './stats.ts';
 
 /** The peak RSS target is about the first this many polls. */
 export const PEAK_AT_POLL = 1000;
-/** Growth is measured from this poll on: start-up and V8's compiler steps are behind. */
+/** Growth and leak are measured from this poll on: start-up and V8's compiler steps are behind. */
 export const GROWTH_FROM_POLL = 1000;
 /** ... to this poll, or the last poll if a run made fewer. */
 export const GROWTH_TO_POLL = 5000;
@@ -41,6 +43,11 @@ export interface PeakMemory {
   /** VmHWM at poll PEAK_AT_POLL (or the last poll if there were fewer). */
   peakRssBytes: number | undefined;
   peakAnonBytes: number | undefined;
+  /**
+   * Heap in use after a full collection at poll GROWTH_TO_POLL (or the last) minus at poll
+   * GROWTH_FROM_POLL, in the leak runs (bench/heap-probe.ts).
+   */
+  heapGrowthBytes: number | undefined;
   /** Resident set at poll GROWTH_TO_POLL (or the last) minus at poll GROWTH_FROM_POLL. */
   growthBytes: number | undefined;
   /** The same for the anonymous part of the resident set (RssAnon). */
@@ -49,6 +56,7 @@ export interface PeakMemory {
 }
 
 export interface MemoryResult {
+  /** Peak figures from the peak runs; growth figures from the leak runs. */
   action: PeakMemory;
   nodeAlone: PeakMemory;
   /** bench/floor/poller.ts: @actions/core + undici polling the same way, without our code. */
@@ -57,6 +65,7 @@ export interface MemoryResult {
   actionHugeAnswers: PeakMemory;
   pollIntervalMs: number;
   runs: number;
+  leakRuns: number;
 }
 
 export interface MemoryOptions {
@@ -68,6 +77,20 @@ export interface MemoryOptions {
   deploymentName: string;
   pollIntervalMs: number;
   runs: number;
+  /** Runs of the action and the stack floor with the heap probe. */
+  leakRuns: number;
+}
+
+/** Node's arguments that preload the heap probe (a full collection every 250 ms). */
+const HEAP_PROBE = ['--expose-gc', '--import', join(import.meta.dirname, 'heap-probe.ts')];
+const HEAP_LINE = /^bench-heap (\d+) (\d+)$/gm;
+
+/** The probe's lines in a child's stderr: the heap in use after each forced collection. */
+export function heapTimeline(stderr: string): { at: number; heapBytes: number }[] {
+  return [...stderr.matchAll(HEAP_LINE)].map((match) => ({
+    at: Number(match[1]),
+    heapBytes: Number(match[2]),
+  }));
 }
 
 /**
@@ -114,10 +137,11 @@ function pollTimes(emulator: Emulator): number[] {
     .map((request) => request.at);
 }
 
-type Resident = 'rssBytes' | 'anonBytes' | 'hwmBytes';
+type Resident = 'rssBytes' | 'anonBytes' | 'hwmBytes' | 'heapBytes';
+type Sample = { at: number } & Partial<Record<Resident, number>>;
 
 /** The resident set (or its anonymous part) at a moment: the last sample taken at or before it. */
-function residentAt(timeline: readonly RssSample[], at: number, part: Resident) {
+function residentAt(timeline: readonly Sample[], at: number, part: Resident) {
   let found: number | undefined;
   for (const sample of timeline) {
     if (sample.at > at) break;
@@ -140,7 +164,7 @@ export function peakAtPoll(
  * GROWTH_FROM_POLL; `part` 'anonBytes' for its anonymous part.
  */
 export function growthOf(
-  timeline: readonly RssSample[],
+  timeline: readonly Sample[],
   polls: readonly number[],
   part: Resident = 'rssBytes',
 ): number | undefined {
@@ -159,6 +183,7 @@ async function onePeak(
   faults: Fault[] = [],
   extraWaitMs = 0,
 ): Promise<PeakMemory> {
+  const leak = targetPolls > GROWTH_FROM_POLL;
   const { emulator } = options;
   emulator.reset();
   emulator.scriptRevision(options.deploymentName, { outcome: 'stay' });
@@ -169,22 +194,19 @@ async function onePeak(
       'poll-interval': `${options.pollIntervalMs}ms`,
       'wait-timeout': `${Math.round(targetPolls * options.pollIntervalMs * WAIT_ROOM) + extraWaitMs}ms`,
     },
-    args,
+    args: leak ? [...HEAP_PROBE, ...args] : args,
     sampleMemoryEveryMs: 20,
     killAfterMs: 120_000,
   });
   const polls = pollTimes(emulator);
+  const heap = heapTimeline(run.stderr);
   return {
-    peakRssBytes: run.rssTimeline ? peakAtPoll(run.rssTimeline, polls) : undefined,
-    peakAnonBytes: run.peakAnonBytes,
-    growthBytes:
-      run.rssTimeline && targetPolls > GROWTH_FROM_POLL
-        ? growthOf(run.rssTimeline, polls)
-        : undefined,
+    peakRssBytes: run.rssTimeline && !leak ? peakAtPoll(run.rssTimeline, polls) : undefined,
+    peakAnonBytes: leak ? undefined : run.peakAnonBytes,
+    heapGrowthBytes: leak && heap.length > 0 ? growthOf(heap, polls, 'heapBytes') : undefined,
+    growthBytes: run.rssTimeline && leak ? growthOf(run.rssTimeline, polls) : undefined,
     anonGrowthBytes:
-      run.rssTimeline && targetPolls > GROWTH_FROM_POLL
-        ? growthOf(run.rssTimeline, polls, 'anonBytes')
-        : undefined,
+      run.rssTimeline && leak ? growthOf(run.rssTimeline, polls, 'anonBytes') : undefined,
     polls: polls.length,
   };
 }
@@ -195,9 +217,21 @@ function medianPeak(peaks: PeakMemory[]): PeakMemory {
   return {
     peakRssBytes: of(peaks.map((peak) => peak.peakRssBytes)),
     peakAnonBytes: of(peaks.map((peak) => peak.peakAnonBytes)),
+    heapGrowthBytes: of(peaks.map((peak) => peak.heapGrowthBytes)),
     growthBytes: of(peaks.map((peak) => peak.growthBytes)),
     anonGrowthBytes: of(peaks.map((peak) => peak.anonGrowthBytes)),
     polls: Math.round(median(peaks.map((peak) => peak.polls))),
+  };
+}
+
+/** The peak runs' peak figures with the leak runs' growth figures. */
+function withGrowth(peak: PeakMemory, leak: PeakMemory): PeakMemory {
+  return {
+    ...peak,
+    heapGrowthBytes: leak.heapGrowthBytes,
+    growthBytes: leak.growthBytes,
+    anonGrowthBytes: leak.anonGrowthBytes,
+    polls: Math.max(peak.polls, leak.polls),
   };
 }
 
@@ -214,9 +248,15 @@ export async function measurePeakMemory(options: MemoryOptions): Promise<MemoryR
     bytes: HUGE_ANSWER_BYTES,
     times: HUGE_ANSWERS,
   };
+  const actionLeak: PeakMemory[] = [];
+  const stackFloorLeak: PeakMemory[] = [];
+  for (let run = 0; run < options.leakRuns; run++) {
+    actionLeak.push(await onePeak(options, [options.actionEntry], GROWTH_TO_POLL));
+    stackFloorLeak.push(await onePeak(options, [options.stackFloorEntry], GROWTH_TO_POLL));
+  }
   for (let run = 0; run < options.runs; run++) {
-    action.push(await onePeak(options, [options.actionEntry], GROWTH_TO_POLL));
-    stackFloor.push(await onePeak(options, [options.stackFloorEntry], GROWTH_TO_POLL));
+    action.push(await onePeak(options, [options.actionEntry], PEAK_AT_POLL));
+    stackFloor.push(await onePeak(options, [options.stackFloorEntry], PEAK_AT_POLL));
     nodeAlone.push(
       await onePeak(options, ['--input-type=module', '-e', NODE_ALONE_POLLER], PEAK_AT_POLL),
     );
@@ -231,11 +271,12 @@ export async function measurePeakMemory(options: MemoryOptions): Promise<MemoryR
     );
   }
   return {
-    action: medianPeak(action),
+    action: withGrowth(medianPeak(action), medianPeak(actionLeak)),
     nodeAlone: medianPeak(nodeAlone),
-    stackFloor: medianPeak(stackFloor),
+    stackFloor: withGrowth(medianPeak(stackFloor), medianPeak(stackFloorLeak)),
     actionHugeAnswers: medianPeak(actionHugeAnswers),
     pollIntervalMs: options.pollIntervalMs,
     runs: options.runs,
+    leakRuns: options.leakRuns,
   };
 }

@@ -24,17 +24,16 @@ import {
   judgeBundle,
   judgeColdStart,
   judgeDetection,
-  judgeGrowth,
   judgeHugeAnswers,
+  judgeLeak,
   judgeMemory,
   judgeRequests,
   judgeRerun,
   judgeSchedules,
 } from './targets.ts';
 
-export interface BenchResults {
-  entry: string;
-  environment: string;
+/** The parts of a run; `npm run bench -- --only <part>,...` measures some of them. */
+export interface BenchParts {
   bundle: BundleSizeResult;
   coldStart: ColdStartResult;
   rollout: RolloutResult;
@@ -42,7 +41,12 @@ export interface BenchResults {
   schedules: ScheduleResult[];
   memory: MemoryResult;
   /** The quick start re-run unchanged (with and without the deploy record). */
-  rerun?: RerunResult;
+  rerun: RerunResult;
+}
+
+export interface BenchResults extends Partial<BenchParts> {
+  entry: string;
+  environment: string;
 }
 
 /** A Markdown table whose columns are padded, so that it reads well in a terminal too. */
@@ -72,6 +76,10 @@ function signedMb(bytes: number | undefined): string {
   return bytes === undefined ? 'not measured' : `${bytes >= 0 ? '+' : ''}${mbOrNone(bytes)}`;
 }
 
+function signedKb(bytes: number | undefined): string {
+  return bytes === undefined ? 'not measured' : `${bytes >= 0 ? '+' : ''}${kb(bytes)}`;
+}
+
 function spread(summary: Summary): string {
   return `${ms(summary.median)} (${Math.round(summary.min)}–${Math.round(summary.max)}, n=${summary.samples})`;
 }
@@ -93,22 +101,37 @@ function largest(bundle: BundleSizeResult, kind: 'startBytes' | 'lazyBytes'): st
   return top.length === 0 ? 'none' : top.map((row) => `${row.label} ${kb(row[kind])}`).join(', ');
 }
 
-function summaryTable(results: BenchResults): string {
-  const { bundle, coldStart, rollout, requests, memory } = results;
-  const longest = requests.reduce((a, b) => (b.rolloutMs > a.rolloutMs ? b : a));
-  const schedules = judgeSchedules(results.schedules);
-  const set = `${TIMELINES.length} timelines × ${VARIANT_SHIFTS_MS.length} variants`;
-  const rows = [
-    [
-      'Cold start: spawn → first request (median)',
-      `${spread(coldStart.action)}; floor ${ms(coldStart.floor.median)}; Node alone ${ms(coldStart.node.median)}; on a pull request ${ms(coldStart.actionOnPullRequest.median)}`,
-      verdict(judgeColdStart(coldStart)),
-    ],
-    [
-      `Bundle: the folder ${dirname(results.entry)}/`,
-      `${kb(bundle.folderBytes)}: loaded at start ${kb(bundle.startBytes)} (${bundle.startFiles.join(' + ')}; largest: ${largest(bundle, 'startBytes')}); lazy chunks ${kb(bundle.lazyChunkBytes)} (largest: ${largest(bundle, 'lazyBytes')})`,
-      verdict(judgeBundle(bundle)),
-    ],
+function summaryRows(results: BenchResults): string[][] {
+  const { bundle, coldStart, rollout, requests, schedules, memory, rerun } = results;
+  return [
+    ...(coldStart === undefined ? [] : [coldStartRow(coldStart)]),
+    ...(bundle === undefined ? [] : [bundleRow(results.entry, bundle)]),
+    ...(rollout === undefined ? [] : rolloutRows(rollout)),
+    ...(requests === undefined ? [] : [requestsRow(requests)]),
+    ...(schedules === undefined ? [] : scheduleRows(schedules)),
+    ...(memory === undefined ? [] : memoryRows(memory)),
+    ...(rerun === undefined ? [] : [rerunSummaryRow(rerun)]),
+  ];
+}
+
+function coldStartRow(coldStart: ColdStartResult): string[] {
+  return [
+    'Cold start: spawn → first request (median)',
+    `${spread(coldStart.action)}; floor ${ms(coldStart.floor.median)}; Node alone ${ms(coldStart.node.median)}; on a pull request ${ms(coldStart.actionOnPullRequest.median)}`,
+    verdict(judgeColdStart(coldStart)),
+  ];
+}
+
+function bundleRow(entry: string, bundle: BundleSizeResult): string[] {
+  return [
+    `Bundle: the folder ${dirname(entry)}/`,
+    `${kb(bundle.folderBytes)}: loaded at start ${kb(bundle.startBytes)} (${bundle.startFiles.join(' + ')}; largest: ${largest(bundle, 'startBytes')}); lazy chunks ${kb(bundle.lazyChunkBytes)} (largest: ${largest(bundle, 'lazyBytes')})`,
+    verdict(judgeBundle(bundle)),
+  ];
+}
+
+function rolloutRows(rollout: RolloutResult): string[][] {
+  return [
     [
       `Overhead: wall time − rollout (${ms(rollout.rollout.median)} rollout, poll ${ms(rollout.pollIntervalMs)})`,
       spread(rollout.overhead),
@@ -119,51 +142,65 @@ function summaryTable(results: BenchResults): string {
       `${spread(rollout.detection)}; seen by a read after ${ms(rollout.seen.median)}`,
       verdict(judgeDetection(rollout)),
     ],
-    [
-      `Requests per rollout (poll ${longest.pollIntervalMs / 1000} s)`,
-      requests
-        .map((count) => `${minutes(count.rolloutMs)}: ${count.requests} (ideal ${count.ideal})`)
-        .join('; '),
-      verdict(judgeRequests(requests)),
-    ],
+  ];
+}
+
+function requestsRow(requests: RequestCount[]): string[] {
+  const longest = requests.reduce((a, b) => (b.rolloutMs > a.rolloutMs ? b : a));
+  return [
+    `Requests per rollout (poll ${longest.pollIntervalMs / 1000} s)`,
+    requests
+      .map((count) => `${minutes(count.rolloutMs)}: ${count.requests} (ideal ${count.ideal})`)
+      .join('; '),
+    verdict(judgeRequests(requests)),
+  ];
+}
+
+function scheduleRows(results: ScheduleResult[]): string[][] {
+  const schedules = judgeSchedules(results);
+  const set = `${TIMELINES.length} timelines × ${VARIANT_SHIFTS_MS.length} variants`;
+  return [
     [
       `poll-interval auto: mean detection delay (${set}, driven clock)`,
-      scheduleFigure(results.schedules, (result) => seconds(result.meanDelayMs)),
+      scheduleFigure(results, (result) => seconds(result.meanDelayMs)),
       verdict(schedules.meanDelay),
     ],
     [
       'poll-interval auto: worst detection delay',
-      scheduleFigure(results.schedules, (result) => seconds(result.worstDelayMs)),
+      scheduleFigure(results, (result) => seconds(result.worstDelayMs)),
       verdict(schedules.worstDelay),
     ],
     [
       'poll-interval auto: requests, summed over the timelines',
-      scheduleFigure(results.schedules, (result) => result.requestsSum.toFixed(1)),
+      scheduleFigure(results, (result) => result.requestsSum.toFixed(1)),
       verdict(schedules.requests),
     ],
     [
       'poll-interval auto: shortest time between two reads',
-      scheduleFigure(results.schedules, (result) => seconds(result.minGapMs)),
+      scheduleFigure(results, (result) => seconds(result.minGapMs)),
       verdict(schedules.gap),
     ],
+  ];
+}
+
+function memoryRows(memory: MemoryResult): string[][] {
+  return [
     [
       `Peak RSS over ${PEAK_AT_POLL} polls (poll ${ms(memory.pollIntervalMs)}, median of ${memory.runs})`,
       `${mbOrNone(memory.action.peakRssBytes)}; stack floor ${mbOrNone(memory.stackFloor.peakRssBytes)}; Node alone ${mbOrNone(memory.nodeAlone.peakRssBytes)}`,
       verdict(judgeMemory(memory)),
     ],
     [
-      `RSS growth, poll ${GROWTH_FROM_POLL} → poll ${GROWTH_TO_POLL} (median of ${memory.runs})`,
-      `${signedMb(memory.action.growthBytes)} (anonymous ${signedMb(memory.action.anonGrowthBytes)}); stack floor ${signedMb(memory.stackFloor.growthBytes)} (anonymous ${signedMb(memory.stackFloor.anonGrowthBytes)})`,
-      verdict(judgeGrowth(memory)),
+      `Leak: heap after a full collection, poll ${GROWTH_FROM_POLL} → poll ${GROWTH_TO_POLL} (median of ${memory.leakRuns})`,
+      `${signedKb(memory.action.heapGrowthBytes)} (RSS ${signedMb(memory.action.growthBytes)}); stack floor ${signedKb(memory.stackFloor.heapGrowthBytes)} (RSS ${signedMb(memory.stackFloor.growthBytes)})`,
+      verdict(judgeLeak(memory)),
     ],
     [
       `Peak RSS while ${HUGE_ANSWERS} reads get a ${HUGE_ANSWER_BYTES / 1e6} MB answer`,
       `${mbOrNone(memory.actionHugeAnswers.peakRssBytes)} (no-fault peak ${mbOrNone(memory.action.peakRssBytes)})`,
       verdict(judgeHugeAnswers(memory)),
     ],
-    ...(results.rerun === undefined ? [] : [rerunSummaryRow(results.rerun)]),
   ];
-  return markdownTable(['measure', 'figure', 'target'], rows);
 }
 
 function seconds(value: number): string {
@@ -230,10 +267,10 @@ function packageTable(bundle: BundleSizeResult): string {
     'brought in by',
   ];
   const notes = [
-    `Loaded at start by every run: ${bundle.startFiles.join(', ')} (index.js holds undici and @actions/core; the entry then imports the action's code and zod, so that V8 parses two files one after the other instead of one twice the size); lazy chunks (dynamic imports) only by the runs that need them. npm run build minifies the chunks that ncc leaves as they are; a chunk's shares are those of its unminified code, scaled to its minified size.`,
+    `Loaded at start by every run: ${bundle.startFiles.join(', ')}; lazy chunks (dynamic imports) only by the runs that need them.`,
     ...(bundle.unminifiedChunks.length > 0
       ? [
-          `Not minified: ${bundle.unminifiedChunks.join(', ')}, so their bytes overstate what minified code would weigh.`,
+          `Not minified (ncc's --minify covers index.js only): ${bundle.unminifiedChunks.join(', ')}, so their bytes overstate what minified code would weigh.`,
         ]
       : []),
   ];
@@ -282,6 +319,7 @@ function memoryTable(memory: MemoryResult): string {
     String(peak.polls),
     mbOrNone(peak.peakRssBytes),
     mbOrNone(peak.peakAnonBytes),
+    signedKb(peak.heapGrowthBytes),
     signedMb(peak.growthBytes),
     signedMb(peak.anonGrowthBytes),
   ];
@@ -292,7 +330,8 @@ function memoryTable(memory: MemoryResult): string {
         'polls',
         `peak RSS at poll ${PEAK_AT_POLL} (VmHWM)`,
         'peak anonymous RSS',
-        `RSS growth, poll ${GROWTH_FROM_POLL} → ${GROWTH_TO_POLL}`,
+        `heap after a full collection, poll ${GROWTH_FROM_POLL} → ${GROWTH_TO_POLL}`,
+        'RSS growth, same polls',
         'of which anonymous',
       ],
       [
@@ -306,7 +345,7 @@ function memoryTable(memory: MemoryResult): string {
       ],
     ),
     '',
-    `Median of ${memory.runs} runs each, poll interval ${ms(memory.pollIntervalMs)}. The action and the stack floor poll ${GROWTH_TO_POLL} times, Node alone and the huge-answer run ${PEAK_AT_POLL} times (their growth is not measured). Peak RSS is the kernel's high-water mark (VmHWM) when poll ${PEAK_AT_POLL} was made; peak anonymous RSS (the resident set without the node binary's pages) is the whole run's. The stack floor is @actions/core + undici polling the same way without the action's code, zod or yaml; Node alone shows what Node itself needs. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff. The wait-timeout leaves room for 1.5× the polls, so that the last poll is reached on a loaded machine. Growth is the resident set at poll ${GROWTH_TO_POLL} minus at poll ${GROWTH_FROM_POLL} (V8's compiler steps are over by then); its anonymous part leaves out pages of the node binary first touched in that window.`,
+    `Peaks: median of ${memory.runs} runs each of ${PEAK_AT_POLL} polls, poll interval ${ms(memory.pollIntervalMs)}; the kernel's high-water mark (VmHWM) when poll ${PEAK_AT_POLL} was made, and the whole run's peak of anonymous RSS (the resident set without the node binary's pages). Leak: median of ${memory.leakRuns} runs each of the action and the stack floor polling ${GROWTH_TO_POLL} times with bench/heap-probe.ts preloaded (a full collection every 250 ms, so these runs' peaks are not counted): the heap in use after the collection at poll ${GROWTH_TO_POLL} minus at poll ${GROWTH_FROM_POLL}, and the resident set's growth over the same polls beside it (the resident set also moves with the size V8 gives its young generation, so it is a figure, not a target). The stack floor is @actions/core + undici polling the same way without the action's code, zod or yaml; Node alone shows what Node itself needs. In the last row each huge answer is cut at the 4 MiB cap and the read repeated after a backoff. The wait-timeout leaves room for 1.5× the polls, so that the last poll is reached on a loaded machine.`,
   ].join('\n');
 }
 
@@ -341,52 +380,51 @@ export function rerunSection(rerun: RerunResult): string {
 }
 
 export function renderResults(results: BenchResults): string {
-  const { bundle, rollout } = results;
+  const { bundle, coldStart, rollout, requests, schedules, memory, rerun } = results;
+  const section = (title: string, body: string) => [`## ${title}`, '', body, ''];
   return [
     '# Benchmark results',
     '',
     `\`npm run bench\` on ${results.entry}. ${results.environment}`,
     '',
-    summaryTable(results),
+    markdownTable(['measure', 'figure', 'target'], summaryRows(results)),
     '',
-    '## Bundle: bytes of bundled code per package',
-    '',
-    bundle.staleNote ? `> ${bundle.staleNote}\n` : '',
-    packageTable(bundle),
-    '',
-    `Files of the folder: ${bundle.files.map((file) => `${file.name} ${file.bytes}`).join(', ')} bytes.`,
-    '',
-    '## Cold start',
-    '',
-    coldStartTable(results.coldStart),
-    '',
-    '## Rollout in real time',
-    '',
-    markdownTable(
-      ['figure', 'median (min–max)'],
-      [
-        ['server rollout (created → DEPLOYED)', spread(rollout.rollout)],
-        ['wall time of the step', spread(rollout.wall)],
-        ['overhead (wall − rollout)', spread(rollout.overhead)],
-        ['DEPLOYED → the read that saw it', spread(rollout.seen)],
-        ['DEPLOYED → step exit', spread(rollout.detection)],
-      ],
-    ),
-    '',
-    '## Requests per rollout (driven clock)',
-    '',
-    requestTable(results.requests),
-    '',
-    '## Poll schedules side by side (driven clock)',
-    '',
-    scheduleTable(results.schedules),
-    '',
-    '## Memory over a long wait',
-    '',
-    memoryTable(results.memory),
-    '',
-    ...(results.rerun === undefined
+    ...(bundle === undefined
       ? []
-      : ['## An unchanged re-run of the quick start', '', rerunSection(results.rerun), '']),
+      : section(
+          'Bundle: bytes of bundled code per package',
+          [
+            ...(bundle.staleNote ? [`> ${bundle.staleNote}`, ''] : []),
+            packageTable(bundle),
+            '',
+            `Files of the folder: ${bundle.files.map((file) => `${file.name} ${file.bytes}`).join(', ')} bytes.`,
+          ].join('\n'),
+        )),
+    ...(coldStart === undefined ? [] : section('Cold start', coldStartTable(coldStart))),
+    ...(rollout === undefined
+      ? []
+      : section(
+          'Rollout in real time',
+          markdownTable(
+            ['figure', 'median (min–max)'],
+            [
+              ['server rollout (created → DEPLOYED)', spread(rollout.rollout)],
+              ['wall time of the step', spread(rollout.wall)],
+              ['overhead (wall − rollout)', spread(rollout.overhead)],
+              ['DEPLOYED → the read that saw it', spread(rollout.seen)],
+              ['DEPLOYED → step exit', spread(rollout.detection)],
+            ],
+          ),
+        )),
+    ...(requests === undefined
+      ? []
+      : section('Requests per rollout (driven clock)', requestTable(requests))),
+    ...(schedules === undefined
+      ? []
+      : section('Poll schedules side by side (driven clock)', scheduleTable(schedules))),
+    ...(memory === undefined ? [] : section('Memory over a long wait', memoryTable(memory))),
+    ...(rerun === undefined
+      ? []
+      : section('An unchanged re-run of the quick start', rerunSection(rerun))),
   ].join('\n');
 }

@@ -5,7 +5,9 @@
  *   npm run bench                      # measures dist/index.js, writes bench/results.md
  *   npm run bench -- --entry <file>    # another bundle (e.g. a variant built elsewhere)
  *   npm run bench -- --runs 5 --no-write
- *   npm run bench -- --only rerun      # only the quick start's unchanged re-run; writes nothing
+ *   npm run bench -- --only memory     # some parts only (comma-separated); writes nothing
+ *
+ * The parts (PARTS): bundle, cold-start, rollout, requests, schedules, memory, rerun.
  *
  * Bundles are built into a temporary folder (the floor, and src/ with a source map for the
  * package shares); dist/ is only read. Timed parts run after the builds, one at a time.
@@ -21,7 +23,7 @@ import { nccBuild, REPO_ROOT } from './build.ts';
 import { measureBundleSize } from './bundle-size.ts';
 import { measureColdStart } from './cold-start.ts';
 import { GROWTH_TO_POLL, measurePeakMemory, PEAK_AT_POLL } from './memory.ts';
-import { renderResults, rerunSection } from './report.ts';
+import { type BenchParts, type BenchResults, renderResults } from './report.ts';
 import { countRequests } from './requests.ts';
 import { measureRerun, RERUN_ROLLOUT_MS, type RerunResult } from './rerun.ts';
 import { measureRollout } from './rollout.ts';
@@ -37,11 +39,12 @@ const DRIVEN_ROLLOUTS_MS = [60_000, 5 * 60_000, 15 * 60_000];
 const DRIVEN_POLL_MS = 10_000;
 const MEMORY_POLL_MS = 5;
 /**
- * Single memory runs scatter: the growth of one bundle measured +1.2 to +2.8 MB, and the stack
- * floor's +0.5 to +2.5 MB, as V8 grows its young generation or runs its first full collection
- * before poll 5,000 or after it. Five runs give a median that one odd run cannot move.
+ * Single peak runs scatter by ±3 % as V8 grows its young generation before poll 1,000 or after
+ * it: five runs give a median that one odd run cannot move.
  */
 const MEMORY_RUNS = 5;
+/** The heap after a full collection scatters far less than the resident set. */
+const LEAK_RUNS = 3;
 /** Re-runs of the quick start measured with the record, and as many without. */
 const RERUN_RUNS = 5;
 
@@ -86,6 +89,22 @@ async function pullRequestRun(scratch: string, apiUrl: string) {
   };
 }
 
+/** What `--only` takes, in the order a full run measures them. */
+const PARTS = [
+  'bundle',
+  'cold-start',
+  'rollout',
+  'requests',
+  'schedules',
+  'memory',
+  'rerun',
+] as const;
+type Part = (typeof PARTS)[number];
+
+function isPart(name: string): name is Part {
+  return (PARTS as readonly string[]).includes(name);
+}
+
 function options() {
   const { values } = parseArgs({
     options: {
@@ -96,8 +115,10 @@ function options() {
       only: { type: 'string' },
     },
   });
-  if (values.only !== undefined && values.only !== 'rerun') {
-    throw new Error(`--only takes: rerun (got ${values.only})`);
+  const only = values.only?.split(',').map((name) => name.trim());
+  const unknown = only?.filter((name) => !isPart(name)) ?? [];
+  if (unknown.length > 0) {
+    throw new Error(`--only takes some of: ${PARTS.join(', ')} (got ${unknown.join(', ')})`);
   }
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs takes a whole number >= 1`);
@@ -105,8 +126,9 @@ function options() {
     entry: resolve(values.entry),
     runs,
     out: values.out,
-    write: !values['no-write'],
-    only: values.only,
+    // A partial run never rewrites bench/results.md, which holds a whole run.
+    write: !values['no-write'] && only === undefined,
+    parts: new Set<Part>(only?.filter(isPart) ?? PARTS),
   };
 }
 
@@ -153,92 +175,114 @@ async function measureQuickStartRerun(entry: string): Promise<RerunResult> {
   }
 }
 
+interface Floors {
+  /** bench/floor/index.ts bundled: the cold-start floor. */
+  floorEntry: string;
+  /** bench/floor/poller.ts bundled: the memory floor. */
+  stackFloorEntry: string;
+}
+
+async function measure(
+  part: Part,
+  settings: ReturnType<typeof options>,
+  scratch: string,
+  floors: Floors,
+): Promise<Partial<BenchParts>> {
+  switch (part) {
+    case 'bundle':
+      return { bundle: await measureBundleSize(settings.entry, scratch) };
+    case 'cold-start': {
+      log(`cold start: ${settings.runs} rounds of Node alone, the floor, the action (push, PR)`);
+      const quick = await startEmulator({ apiKey: API_KEY, stepMs: 1 });
+      const coldStart = await measureColdStart({
+        emulator: quick,
+        actionEntry: settings.entry,
+        floorEntry: floors.floorEntry,
+        inputs: deployInputs(quick.url),
+        pullRequest: await pullRequestRun(scratch, quick.url),
+        rounds: settings.runs,
+      }).finally(() => quick.close());
+      return { coldStart };
+    }
+    case 'rollout': {
+      log(`overhead and detection delay: ${REAL_TIME_RUNS} deploys of a 3 s rollout`);
+      const paced = await startEmulator({ apiKey: API_KEY, stepMs: REAL_TIME_STEP_MS });
+      const rollout = await measureRollout({
+        emulator: paced,
+        actionEntry: settings.entry,
+        inputs: deployInputs(paced.url),
+        pollIntervalMs: REAL_TIME_POLL_MS,
+        runs: REAL_TIME_RUNS,
+      }).finally(() => paced.close());
+      return { rollout };
+    }
+    case 'requests': {
+      log('requests per rollout on a driven clock');
+      const requests = [];
+      for (const rolloutMs of DRIVEN_ROLLOUTS_MS) {
+        requests.push(await countRequests(rolloutMs, DRIVEN_POLL_MS));
+      }
+      return { requests };
+    }
+    case 'schedules':
+      log(
+        `poll schedules side by side on a driven clock: ${TIMELINES.length} timelines × ${VARIANT_SHIFTS_MS.length} variants`,
+      );
+      return { schedules: await compareSchedules() };
+    case 'memory': {
+      log(
+        `memory: ${LEAK_RUNS} leak runs of the action and the stack floor (${GROWTH_TO_POLL} polls, heap probe), then ${MEMORY_RUNS} peak runs of the action, the stack floor, Node alone and the action with huge answers (${PEAK_AT_POLL} polls)`,
+      );
+      const still = await startEmulator({ apiKey: API_KEY });
+      const memory = await measurePeakMemory({
+        emulator: still,
+        actionEntry: settings.entry,
+        stackFloorEntry: floors.stackFloorEntry,
+        inputs: deployInputs(still.url),
+        deploymentName: NAME,
+        pollIntervalMs: MEMORY_POLL_MS,
+        runs: MEMORY_RUNS,
+        leakRuns: LEAK_RUNS,
+      }).finally(() => still.close());
+      return { memory };
+    }
+    case 'rerun':
+      log(
+        `the quick start re-run unchanged: ${RERUN_RUNS} re-runs with the record, ${RERUN_RUNS} without`,
+      );
+      return { rerun: await measureQuickStartRerun(settings.entry) };
+  }
+}
+
 async function main(): Promise<void> {
   const settings = options();
   const env = environment();
-  if (settings.only === 'rerun') {
-    log(
-      `the quick start re-run unchanged: ${RERUN_RUNS} re-runs with the record, ${RERUN_RUNS} without`,
-    );
-    const rerun = await measureQuickStartRerun(settings.entry);
-    process.stdout.write(
-      `## An unchanged re-run of the quick start\n\n${env}\n\n${rerunSection(rerun)}\n`,
-    );
-    return;
-  }
   const scratch = await mkdtemp(join(tmpdir(), 'deploy-action-bench-build-'));
   try {
-    log('bundling the floor and a source-mapped bundle of src/ (temporary folder)');
-    const floorEntry = join(scratch, 'floor', 'index.js');
-    const stackFloorEntry = join(scratch, 'floor-poller', 'index.js');
-    const [bundle] = await Promise.all([
-      measureBundleSize(settings.entry, scratch),
-      nccBuild('bench/floor/index.ts', join(scratch, 'floor')),
-      nccBuild('bench/floor/poller.ts', join(scratch, 'floor-poller')),
+    const floors: Floors = {
+      floorEntry: join(scratch, 'floor', 'index.js'),
+      stackFloorEntry: join(scratch, 'floor-poller', 'index.js'),
+    };
+    log('bundling the floors (temporary folder)');
+    await Promise.all([
+      settings.parts.has('cold-start')
+        ? nccBuild('bench/floor/index.ts', join(scratch, 'floor'))
+        : undefined,
+      settings.parts.has('memory')
+        ? nccBuild('bench/floor/poller.ts', join(scratch, 'floor-poller'))
+        : undefined,
     ]);
-
-    log(`cold start: ${settings.runs} rounds of Node alone, the floor, the action (push, PR)`);
-    const quick = await startEmulator({ apiKey: API_KEY, stepMs: 1 });
-    const coldStart = await measureColdStart({
-      emulator: quick,
-      actionEntry: settings.entry,
-      floorEntry,
-      inputs: deployInputs(quick.url),
-      pullRequest: await pullRequestRun(scratch, quick.url),
-      rounds: settings.runs,
-    }).finally(() => quick.close());
-
-    log(`overhead and detection delay: ${REAL_TIME_RUNS} deploys of a 3 s rollout`);
-    const paced = await startEmulator({ apiKey: API_KEY, stepMs: REAL_TIME_STEP_MS });
-    const rollout = await measureRollout({
-      emulator: paced,
-      actionEntry: settings.entry,
-      inputs: deployInputs(paced.url),
-      pollIntervalMs: REAL_TIME_POLL_MS,
-      runs: REAL_TIME_RUNS,
-    }).finally(() => paced.close());
-
-    log('requests per rollout on a driven clock');
-    const requests = [];
-    for (const rolloutMs of DRIVEN_ROLLOUTS_MS) {
-      requests.push(await countRequests(rolloutMs, DRIVEN_POLL_MS));
-    }
-
-    log(
-      `poll schedules side by side on a driven clock: ${TIMELINES.length} timelines × ${VARIANT_SHIFTS_MS.length} variants`,
-    );
-    const schedules = await compareSchedules();
-
-    log(
-      `memory: ${MEMORY_RUNS} runs of the action and the stack floor (${GROWTH_TO_POLL} polls), Node alone and the action with huge answers (${PEAK_AT_POLL} polls)`,
-    );
-    const still = await startEmulator({ apiKey: API_KEY });
-    const memory = await measurePeakMemory({
-      emulator: still,
-      actionEntry: settings.entry,
-      stackFloorEntry,
-      inputs: deployInputs(still.url),
-      deploymentName: NAME,
-      pollIntervalMs: MEMORY_POLL_MS,
-      runs: MEMORY_RUNS,
-    }).finally(() => still.close());
-
-    log(
-      `the quick start re-run unchanged: ${RERUN_RUNS} re-runs with the record, ${RERUN_RUNS} without`,
-    );
-    const rerun = await measureQuickStartRerun(settings.entry);
-
-    const markdown = renderResults({
+    // The parts run one at a time, in PARTS's order: timed parts must not share the machine.
+    let results: BenchResults = {
       entry: relative(REPO_ROOT, settings.entry) || settings.entry,
       environment: env,
-      bundle,
-      coldStart,
-      rollout,
-      requests,
-      schedules,
-      memory,
-      rerun,
-    });
+    };
+    for (const part of PARTS) {
+      if (settings.parts.has(part)) {
+        results = { ...results, ...(await measure(part, settings, scratch, floors)) };
+      }
+    }
+    const markdown = renderResults(results);
     process.stdout.write(`${markdown}\n`);
     if (settings.write) {
       await writeFile(settings.out, markdown);

@@ -18,10 +18,17 @@ import type { ScheduleResult } from './schedules.ts';
 export const COLD_START_MAX_RATIO = 1.5;
 export const DETECTION_SLACK_MS = 100;
 export const REQUESTS_MAX_EXCESS = 0.05;
-/** Peak RSS over the first 1,000 polls, against the stack floor's (issue 21). */
-export const PEAK_RSS_MAX_RATIO = 1.1;
-/** Resident set growth from poll 1,000 to poll 5,000 (issue 21). */
-export const GROWTH_MAX_BYTES = 2 * 1024 * 1024;
+/**
+ * Peak RSS over the first 1,000 polls, against the stack floor's (issue 29: simplicity over a
+ * few megabytes; issue 21's 1.10× had pushed the build into tricks).
+ */
+export const PEAK_RSS_MAX_RATIO = 1.25;
+/**
+ * No leak (issue 29): the heap in use after a full collection, poll 1,000 against poll 5,000.
+ * Flat within what a collection leaves behind from one moment to the next; a leak of 128 bytes a
+ * poll would pass it.
+ */
+export const HEAP_GROWTH_MAX_BYTES = 512 * 1024;
 /** Poll schedules (issue 21): mean detection delay over the set of timelines. */
 export const SCHEDULE_MEAN_DELAY_MAX_MS = 2000;
 /** ... the worst on any timeline. */
@@ -123,13 +130,14 @@ function signedMb(bytes: number): string {
   return `${bytes >= 0 ? '+' : ''}${(bytes / MB).toFixed(2)} MB`;
 }
 
-export function judgeGrowth(memory: MemoryResult): Judged {
-  const growth = memory.action.growthBytes;
+/** No leak: the heap after a full collection stays flat from poll 1,000 to poll 5,000. */
+export function judgeLeak(memory: MemoryResult): Judged {
+  const growth = memory.action.heapGrowthBytes;
   if (growth === undefined) return { verdict: 'n/a', why: 'not measured' };
-  const floor = memory.stackFloor.growthBytes;
+  const floor = memory.stackFloor.heapGrowthBytes;
   return {
-    verdict: growth <= GROWTH_MAX_BYTES ? 'pass' : 'FAIL',
-    why: `${signedMb(growth)} (stack floor ${floor === undefined ? 'not measured' : signedMb(floor)}; target ≤ ${GROWTH_MAX_BYTES / MB} MB)`,
+    verdict: growth <= HEAP_GROWTH_MAX_BYTES ? 'pass' : 'FAIL',
+    why: `${signedMb(growth)} (stack floor ${floor === undefined ? 'not measured' : signedMb(floor)}; target ≤ ${HEAP_GROWTH_MAX_BYTES / MB} MB)`,
   };
 }
 

@@ -1,17 +1,1049 @@
-var fe=Object.defineProperty;var u=(S,R)=>fe(S,"name",{value:R,configurable:!0});const pe=436,ye=[436,741],ge={8741:((S,R,h)=>{h.d(R,{D:u(()=>f,"D"),r:u(()=>I,"r"),readNewestRecord:u(()=>$,"readNewestRecord")});var r=h(9916),L=h(6702),D=h(8084);const T="checks: write",p=100;function f(i){return`deploy-action: ${i}`}u(f,"recordCheckName");async function $(i){const M=(0,D.L)(i.token,i.apiUrl,i.log,i.limits);try{const{data:g}=await M.rest.checks.listForRef({owner:i.owner,repo:i.repo,ref:i.sha,check_name:f(i.deploymentName),filter:"all",per_page:p}),O=(g.check_runs??[]).map(v=>({record:(0,r.pF)(v.output?.text),where:v.html_url??void 0,completedAt:Date.parse(v.completed_at??"")||0,id:v.id})).filter(v=>v.record?.deploymentId===i.deploymentId).sort((v,_)=>_.completedAt-v.completedAt||_.id-v.id)[0];return O===void 0?{ok:!0}:{ok:!0,found:{record:O.record,...O.where?{where:O.where}:{}}}}catch(g){return{ok:!1,why:(0,L.P)(g,"read the deploy record",T).message}}}u($,"readNewestRecord");async function I(i){const M=(0,D.L)(i.token,i.apiUrl,i.log,i.limits);try{const{data:g}=await M.rest.checks.create({owner:i.owner,repo:i.repo,name:f(i.deploymentName),head_sha:i.sha,status:"completed",conclusion:"success",external_id:i.record.deploymentId,...i.detailsUrl?{details_url:i.detailsUrl}:{},output:{title:i.title,summary:i.summary,text:(0,r.IK)(i.record)}});return{ok:!0,...g.html_url?{url:g.html_url}:{}}}catch(g){return{ok:!1,why:(0,L.P)(g,"write the deploy record",T).message}}}u(I,"writeRecord")}),8084:((S,R,h)=>{h.d(R,{L:u(()=>k,"L")});var r=h(1758),L=h(9735),D=h(6856),T=h(3251),p=h.n(T),f=h(6752),$=h(6844);const I=Object.freeze({retries:2,retryBaseMs:1e3,maxRateLimitWaitMs:6e4,totalRateLimitWaitMs:12e4,rateLimitRetries:2,writeIntervalMs:1e3,notificationIntervalMs:3e3}),i=new Map;function M(_,E){const P=`${_}:${E}`;let y=i.get(P);return y===void 0&&(y=new(p()).Group({id:`octokit-${_}`,maxConcurrent:1,minTime:E,timeout:12e4}),i.set(P,y)),y}u(M,"pacingGroup");const g=[400,401,403,404,410,422,429,451];function k(_,E,P,y=I,H=process.env){let A=0;const b=u(C=>(K,F,X,x)=>{const U=Math.max(0,K)*1e3,B=v(F),W=`${Math.ceil(U/1e3)} s`;let N;return x>=y.rateLimitRetries?N=`it waited ${x} time(s) already`:U>y.maxRateLimitWaitMs?N=`the wait, ${W}, is longer than the ${y.maxRateLimitWaitMs/1e3} s bound`:A+U>y.totalRateLimitWaitMs&&(N=`this run has waited for GitHub rate limits for ${Math.round(A/1e3)} s, and ${y.totalRateLimitWaitMs/1e3} s is the bound`),N!==void 0?(P.info(`GitHub's ${C} rate limit stopped ${B}; gave up: ${N}.`),!1):(A+=U,P.info(`GitHub's ${C} rate limit stopped ${B}; trying again in ${W}.`),!0)},"onLimit"),G=(0,r.Q)(_,{baseUrl:E,request:{fetch:O(H)},retry:{retries:y.retries,retryAfterBaseValue:y.retryBaseMs,doNotRetry:g},throttle:{write:M("write",y.writeIntervalMs),notifications:M("notifications",y.notificationIntervalMs),retryAfterBaseValue:y.retryBaseMs,onRateLimit:b("primary"),onSecondaryRateLimit:b("secondary")}},L.L,D.A);return G.hook.before("request",C=>{C.request={...C.request}}),G}u(k,"createGitHubClient");function O(_){const E=(0,$.I_)((0,$.q5)(_),"tunnel");return(P,y)=>(0,f.hd)(P,{...y,dispatcher:E})}u(O,"fetchThroughProxies");function v(_){const E=typeof _.method=="string"?_.method:"GET",y=(typeof _.url=="string"?_.url:"(unknown)").replace(/\{(\w+)\}/g,(H,A)=>{const b=_[A];return typeof b=="string"||typeof b=="number"?String(b):H});return`${E} ${y.replace(/^https?:\/\/[^/]+/,"")}`}u(v,"describeCall")}),6702:((S,R,h)=>{h.d(R,{P:u(()=>r,"P")});function r(p,f,$){const I=typeof p=="object"&&p!==null?p:{},i=typeof I.status=="number"?I.status:void 0,M=I.response?.headers??{},g=T(I.message),k=`Could not ${f}`;return I.response===void 0?{kind:"network",message:`${k}: the GitHub API was unreachable (${g}).`}:L(i,M,g)?{kind:"rate-limit",status:i,message:`${k}: the GitHub API rate limit was hit${D(M)}. Skipped; the deploy itself is not affected.`}:i===401?{kind:"unauthorized",status:i,message:`${k}: GitHub rejected the token (401). Check the \`github-token\` input.`}:i===403?{kind:"permission",status:i,message:`${k}: the token lacks permission (403: ${g}). Add \`${$}\` to the workflow's \`permissions:\`.`}:i===404?{kind:"not-found",status:i,message:`${k}: GitHub answered 404 (${g}). The token cannot see it: add \`${$}\` to the workflow's \`permissions:\`.`}:i!==void 0&&i>=500?{kind:"server",status:i,message:`${k}: GitHub answered ${i} (${g}), also when tried again. Skipped.`}:{kind:"rejected",status:i,message:`${k}: GitHub answered ${i??"an error"} (${g}).`}}u(r,"describeGitHubFailure");function L(p,f,$){return p===429?!0:p!==403?!1:String(f["x-ratelimit-remaining"])==="0"||f["retry-after"]!==void 0||/rate limit/i.test($)}u(L,"isRateLimited");function D(p){const f=Number(p["retry-after"]);if(Number.isFinite(f)&&f>0)return` (retry after ${f}s)`;const $=Number(p["x-ratelimit-reset"]);return Number.isFinite($)&&$>0?` (resets at ${new Date($*1e3).toISOString()})`:""}u(D,"resetHint");function T(p){const f=typeof p=="string"&&p.trim()!==""?p:"no message";return/^\s*<(!doctype|html)/i.test(f)?"an HTML error page":f.replace(/\s+/g," ").trim()}u(T,"serverMessage")}),9436:((S,R,h)=>{h.d(R,{GitHubReporting:u(()=>ce,"GitHubReporting")});var r=h(4285),L=h(8741),D=h(2563);const T=300,p=1e3,f=100,$=2e3,I=30,i=300,M={success:"Succeeded",warning:"Needs attention",failure:"Failed",timeout:"Timed out",cancelled:"Cancelled",planned:"Planned (dry run)"};function g(t){return`<!-- deploy-action:${encodeURIComponent(t)} -->`}u(g,"prCommentMarker");function k(t,e){const n=u((c,d)=>(0,r.FV)((0,r.xv)(c,d)),"clean"),o=D.s[t.outcome],s=M[t.outcome];return[g(e.deploymentName),`### ${o} ${(0,r.ti)(e.deploymentName)}: ${t.command} ${s.toLowerCase()}`,"",n(t.headline,T),"",(0,r.tp)(["Status","URL","Revision","Commit","Updated (UTC)"],[[`${o} ${s}`,O(t),v(t,n),_(t,e),new Date(t.endedAt).toISOString()]]),...E(t,n),"",H(t,e)].join(`
-`)}u(k,"renderPrComment");function O(t){const e=t.deployment?.url;return e?e.length>$?(0,r._I)((0,r.ti)((0,r.xv)(e,f))):(0,r._I)((0,r.nf)((0,r.xv)(e,f),e)):"\u2014"}u(O,"deploymentUrlCell");function v(t,e){const n=t.revision;return n?(0,r._I)(`${(0,r.ti)((0,r.xv)(n.id,f))} ${e(n.status,f)}`):"\u2014"}u(v,"revisionCell");function _(t,e){const n=t.revision?.commitSha??e.github.sha;if(!n)return"\u2014";if(!/^[0-9a-f]{7,64}$/i.test(n))return(0,r._I)((0,r.ti)((0,r.xv)(n,f)));const{serverUrl:o,owner:s,repo:a}=e.github,c=(0,r._I)((0,r.ti)(n.slice(0,7)));return!s||!a?c:(0,r._I)((0,r.nf)(c,`${o}/${s}/${a}/commit/${n}`))}u(_,"commitCell");function E(t,e){const n=[];if(t.revision?.statusMessage&&n.push(`**Server message:** ${e(t.revision.statusMessage,p)}`),t.revision?.supersededBy&&n.push(`**Superseded by:** ${(0,r.ti)((0,r.xv)(t.revision.supersededBy,f))}`),t.failureLog?.lines){const o=t.failureLog.kind==="build"?"Build log":"Deploy log",s=t.failureLog.lines.slice(-I).map(a=>(0,r.xv)(a,i));n.push(`<details><summary>${o} (last ${s.length} lines)</summary>
+export const id = 436;
+export const ids = [436,741];
+export const modules = {
 
-${(0,r.DV)(s)}
+/***/ 8741:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-</details>`)}if(t.attempts&&t.attempts.length>0&&n.push(y(t.attempts)),t.smokeTest){const o=t.smokeTest.error?`: ${e(t.smokeTest.error,p)}`:"";n.push(`**Smoke test:** ${t.smokeTest.result}${o}`)}return t.reason&&n.push(`**Reason:** ${(0,r.c0)((0,r.xv)(t.reason,p))}`),t.nextStep&&n.push(`**Next step:** ${(0,r.c0)((0,r.xv)(t.nextStep,p))}`),n.flatMap(o=>["",o])}u(E,"detailLines");const P=5;function y(t){return`**Attempts** (\`deploy-retries\`):
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   D: () => (/* binding */ recordCheckName),
+/* harmony export */   r: () => (/* binding */ writeRecord),
+/* harmony export */   readNewestRecord: () => (/* binding */ readNewestRecord)
+/* harmony export */ });
+/* harmony import */ var _rules_deploy_record_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9916);
+/* harmony import */ var _octokit_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6702);
+/* harmony import */ var _octokit_client_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8084);
+/**
+ * Where the deploy record lives: a check run on the deployed commit, named after the deployment
+ * (`deploy-action: <name>`), completed and successful, linking to the app. Its output holds the
+ * record's one line (ids and keyed digests, rules/deploy-record.ts); a person sees the check
+ * with the app's URL on the commit. Loaded lazily (it pulls in Octokit). Nothing here throws: a
+ * failed read or write is told as a result, and the caller carries on without the record.
+ *
+ * Why a check run (docs/skip-unchanged.md): it needs one permission (`checks: write`), it is on
+ * the commit that was deployed, it has room (65,535 characters of output), and the quick start's
+ * `environment: production` does not get in its way (the deployment GitHub makes for that job
+ * has a payload nobody can edit, and status descriptions hold 140 characters).
+ */
 
-${t.map((n,o)=>{const s=(0,D.u)(n,m=>(0,r.ti)((0,r.xv)(m,f))),a=`${o+1}. ${(0,r.ti)((0,r.xv)(n.revisionId,f))}${s} ${(0,r.ti)((0,r.xv)(n.status,f))}`,c=(n.logTail??[]).slice(-P).map(m=>(0,r.xv)(m,i));if(c.length===0)return a;const d=`<details><summary>Log (last ${c.length} lines)</summary>
 
-${(0,r.DV)(c)}
 
-</details>`;return`${a}
+const PERMISSION = 'checks: write';
+/** Check runs read for one name on one commit: re-runs and other workflows add one each. */
+const CHECK_RUNS_READ = 100;
+/** The check run of a deployment's records. */
+function recordCheckName(deploymentName) {
+    return `deploy-action: ${deploymentName}`;
+}
+/**
+ * The newest record of `deploymentId` on the commit: of the check runs of that name (every
+ * re-run and every workflow that deployed it adds one), the one completed last that holds a
+ * record for this deployment.
+ */
+async function readNewestRecord(place) {
+    const octokit = (0,_octokit_client_js__WEBPACK_IMPORTED_MODULE_1__/* .createGitHubClient */ .L)(place.token, place.apiUrl, place.log, place.limits);
+    try {
+        const { data } = await octokit.rest.checks.listForRef({
+            owner: place.owner,
+            repo: place.repo,
+            ref: place.sha,
+            check_name: recordCheckName(place.deploymentName),
+            filter: 'all',
+            per_page: CHECK_RUNS_READ,
+        });
+        const candidates = (data.check_runs ?? [])
+            .map((run) => ({
+            record: (0,_rules_deploy_record_js__WEBPACK_IMPORTED_MODULE_0__/* .parseRecordLine */ .pF)(run.output?.text),
+            where: run.html_url ?? undefined,
+            completedAt: Date.parse(run.completed_at ?? '') || 0,
+            id: run.id,
+        }))
+            .filter((found) => found.record?.deploymentId === place.deploymentId)
+            .sort((a, b) => b.completedAt - a.completedAt || b.id - a.id);
+        const newest = candidates[0];
+        if (newest === undefined)
+            return { ok: true };
+        return {
+            ok: true,
+            found: { record: newest.record, ...(newest.where ? { where: newest.where } : {}) },
+        };
+    }
+    catch (error) {
+        const failure = (0,_octokit_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubFailure */ .P)(error, 'read the deploy record', PERMISSION);
+        return { ok: false, why: failure.message };
+    }
+}
+/** Writes the record as a completed check run; its page's URL, or why it was not written. */
+async function writeRecord(write) {
+    const octokit = (0,_octokit_client_js__WEBPACK_IMPORTED_MODULE_1__/* .createGitHubClient */ .L)(write.token, write.apiUrl, write.log, write.limits);
+    try {
+        const { data } = await octokit.rest.checks.create({
+            owner: write.owner,
+            repo: write.repo,
+            name: recordCheckName(write.deploymentName),
+            head_sha: write.sha,
+            status: 'completed',
+            conclusion: 'success',
+            external_id: write.record.deploymentId,
+            ...(write.detailsUrl ? { details_url: write.detailsUrl } : {}),
+            output: {
+                title: write.title,
+                summary: write.summary,
+                text: (0,_rules_deploy_record_js__WEBPACK_IMPORTED_MODULE_0__/* .recordLine */ .IK)(write.record),
+            },
+        });
+        return { ok: true, ...(data.html_url ? { url: data.html_url } : {}) };
+    }
+    catch (error) {
+        const failure = (0,_octokit_js__WEBPACK_IMPORTED_MODULE_2__/* .describeGitHubFailure */ .P)(error, 'write the deploy record', PERMISSION);
+        return { ok: false, why: failure.message };
+    }
+}
 
-${d.replace(/^(?=.)/gm,"   ")}`}).join(`
 
-`)}`}u(y,"attemptsDetail");function H(t,e){const n=t.runUrl??e.github.runUrl;return`<sub>${n?`${(0,r.nf)("Workflow run",n)} \xB7 `:""}posted by deploy-action, updated on every run</sub>`}u(H,"footer");var A=h(9556),b=h(6702);const G="pull-requests: write";function C(t,e){if(!e.enabled)return{comment:!1,reason:"pr-comment is false"};if(!A.m_.includes(t.eventName))return{comment:!1,reason:`not a pull request event (${t.eventName||"none"})`};const n=t.pullRequest;if(!n||!t.owner||!t.repo)return{comment:!1,reason:"the event payload names no pull request"};if(!e.hasToken){const o="no GitHub token";return{comment:!1,reason:o,notice:`No PR comment: ${o}; set the github-token input.`}}if(t.eventName==="pull_request"&&n.isFork){const o="the pull request comes from a fork, whose GITHUB_TOKEN is read-only";return{comment:!1,reason:o,notice:`No PR comment: ${o}. The result is in the job summary.`}}return{comment:!0,issueNumber:n.number}}u(C,"shouldComment");async function K(t){const{octokit:e,owner:n,repo:o,issueNumber:s,log:a}=t,c=g(t.deploymentName);let d;try{const m=await e.paginate(e.rest.issues.listComments,{owner:n,repo:o,issue_number:s,per_page:100});d=F(m,c)}catch(m){return X(a,(0,b.P)(m,"read the PR comments",G))}try{if(d){const{data:l}=await e.rest.issues.updateComment({owner:n,repo:o,comment_id:d.id,body:t.body});return a.debug(`Updated PR comment ${l.id}.`),{status:"updated",commentId:l.id,url:l.html_url}}const{data:m}=await e.rest.issues.createComment({owner:n,repo:o,issue_number:s,body:t.body});return a.debug(`Created PR comment ${m.id}.`),{status:"created",commentId:m.id,url:m.html_url}}catch(m){const l=d?"update the PR comment":"create the PR comment";return X(a,(0,b.P)(m,l,G))}}u(K,"upsertPrComment");function F(t,e){const n=t.filter(a=>a.body?.trimStart().startsWith(e)),o=n.filter(a=>a.user?.type==="Bot");return(o.length>0?o:n).reduce((a,c)=>a===void 0||c.id>a.id?c:a,void 0)}u(F,"findStickyComment");function X(t,e){return t.warning(e.message),{status:"skipped",reason:e.message,failure:e}}u(X,"skipWithWarning");async function x(t){const{github:e,octokit:n,log:o}=t,s=C(e,{enabled:t.enabled,hasToken:n!==void 0});if(!s.comment||!n){const c=s.comment?"no GitHub token":s.reason;return!s.comment&&s.notice?o.notice(s.notice):o.debug(`No PR comment: ${c}.`),{status:"skipped",reason:c}}const a=t.redact(k(t.report,{deploymentName:t.deploymentName,github:e}));return K({octokit:n,owner:e.owner,repo:e.repo,issueNumber:s.issueNumber,deploymentName:t.deploymentName,body:a,log:o})}u(x,"publishPrComment");const U="deployments: write",B=140,W=30,N={"created-by":"deploy-action"},z="deploy-action: ",Z=10,q=["queued","pending","in_progress"];async function ee(t){const{octokit:e,owner:n,repo:o,environment:s,log:a}=t;let c;try{const l=await e.rest.repos.createDeployment({owner:n,repo:o,ref:t.ref,environment:s,description:j(t.description),auto_merge:!1,required_contexts:[],transient_environment:t.transient,...t.transient?{production_environment:!1}:{},payload:N});if(!("id"in l.data))return V(a,{kind:"rejected",status:l.status,message:`Could not create the GitHub deployment for ${s}: GitHub answered ${l.status} without a deployment.`});c=l.data.id}catch(l){return V(a,(0,b.P)(l,"create the GitHub deployment",U))}const d={octokit:e,owner:n,repo:o,log:a,deploymentId:c,environment:s},m=await Y(d,"in_progress",{logUrl:t.logUrl,description:t.description});return m.ok?{ok:!0,handle:d}:m}u(ee,"startGitHubDeployment");async function te(t){const{octokit:e,owner:n,repo:o,environment:s,log:a}=t;try{const{data:c}=await e.rest.repos.listDeployments({owner:n,repo:o,environment:s,per_page:Z});for(const d of c){if(oe(d))continue;const{data:m}=await e.rest.repos.listDeploymentStatuses({owner:n,repo:o,deployment_id:d.id,per_page:1}),l=m[0];if(l===void 0||!q.includes(l.state))continue;const w=l.log_url||l.target_url;if(!(t.runUrl&&w&&!ne(w,t.runUrl)))return d.id}return}catch(c){const d=`look for this job's own deployment of ${s}`;a.debug((0,b.P)(c,d,U).message);return}}u(te,"findJobDeployment");function ne(t,e){return t===e||t.startsWith(`${e}/`)}u(ne,"isPageOf");function oe(t){const{payload:e,description:n}=t;return typeof e=="object"&&e!==null&&e["created-by"]===N["created-by"]||(n??"").startsWith(z)}u(oe,"isCreatedByThisAction");async function se(t,e){return Y(t,e.state,e)}u(se,"finishGitHubDeployment");async function J(t){const{octokit:e,owner:n,repo:o,environment:s,log:a}=t;let c;try{c=(await e.rest.repos.listDeployments({owner:n,repo:o,environment:s,per_page:Math.min(Math.max(t.limit??W,1),100)})).data.map(l=>l.id)}catch(m){const l=(0,b.P)(m,`list the deployments of ${s}`,U);return a.warning(l.message),{ok:!1,deactivated:0,failure:l}}let d=0;for(const m of c){const w=await Y({octokit:e,owner:n,repo:o,log:a,deploymentId:m,environment:s},"inactive",{description:t.description});if(!w.ok)return{ok:!1,deactivated:d,failure:w.failure};d+=1}return a.debug(`Marked ${d} GitHub deployment(s) of ${s} inactive.`),{ok:!0,deactivated:d}}u(J,"deactivateEnvironment");function re(t){switch(t){case"success":case"warning":return"success";case"failure":return"failure";case"timeout":case"cancelled":return"error";case"planned":return"inactive"}}u(re,"githubDeploymentStateFor");function j(t){if(t===void 0)return;const e=t.replace(/\s+/g," ").trim();return e.length<=B?e:`${e.slice(0,B-1)}\u2026`}u(j,"githubDescription");async function Y(t,e,n){const{octokit:o,owner:s,repo:a,deploymentId:c,environment:d,log:m}=t,l=Q(n.environmentUrl),w=Q(n.logUrl);try{return await o.rest.repos.createDeploymentStatus({owner:s,repo:a,deployment_id:c,state:e,description:j(n.description),...l?{environment_url:l}:{},...w?{log_url:w}:{}}),m.debug(`GitHub deployment ${c} (${d}) is now ${e}.`),{ok:!0}}catch(le){const me=`set the GitHub deployment of ${d} to ${e}`;return V(m,(0,b.P)(le,me,U))}}u(Y,"setStatus");function V(t,e){return t.warning(e.message),{ok:!1,failure:e}}u(V,"warnAndFail");function Q(t){if(t)try{const e=new URL(t).protocol;return e==="https:"||e==="http:"?t:void 0}catch{return}}u(Q,"httpUrl");var ie=h(2745),ae=h(8084);const ue=["deploy","redeploy"];class ce{static{u(this,"GitHubReporting")}#n;#s;#o;#e;#t;#r;constructor(e,n,o,s){this.#o=e,this.#e=n,this.#t=o,this.#r=s,this.#n=e.token?(0,ae.L)(e.token,n.apiUrl,o,n.clientLimits):void 0}async start(e,n){const o=this.#o.environment;if(!o||n||!ue.includes(e))return;if(!this.#n){this.#t.warning(`No GitHub deployment for environment ${o}: 'github-token' is empty.`);return}const s={octokit:this.#n,owner:this.#e.owner,repo:this.#e.repo,log:this.#t},a=this.#e.runUrl?.replace(/\/attempts\/\d+$/,""),c=await te({...s,environment:o,...a?{runUrl:a}:{}});if(c!==void 0){this.#t.info(`The job runs in the GitHub environment ${o}, so GitHub already records this deployment (deployment ${c}); deploy-action adds none. To link the app from it, set the job's environment url to the step's deployment-url output.`);return}const d=await ee({...s,ref:this.#e.sha||this.#e.ref,environment:o,transient:this.#e.pullRequest!==void 0,...this.#e.runUrl?{logUrl:this.#e.runUrl}:{},description:`${z}${e}`});d.ok&&(this.#s=d.handle)}async finish(e){if(await this.#u(e),await this.#i(e),!ie.a.includes(e.command)||e.outcome==="planned")return;const n=e.deployment?.name;if(!n)return;const o=await x({report:e,github:this.#e,deploymentName:n,enabled:this.#o.prComment,octokit:this.#n,log:this.#t,redact:this.#r});o.status!=="skipped"&&this.#t.info(`PR comment ${o.status}: ${o.url}`)}async#i(e){const n=e.deployRecord,o=e.deployment?.name,s=this.#o.token,{owner:a,repo:c,sha:d,apiUrl:m}=this.#e;if(n===void 0||!o||!s||!a||!c||!d)return;const l=e.deployment?.url,w=await(0,L.r)({token:s,apiUrl:m,owner:a,repo:c,sha:d,deploymentName:o,record:n,title:`${o}: revision ${n.revisionId} is DEPLOYED`,summary:de(e,n.revisionId,o),...l&&(0,r.OH)(l)?{detailsUrl:l}:{},log:this.#t,limits:this.#e.clientLimits});w.ok?this.#t.info(`Deploy record written (skip-unchanged): check run ${w.url??(0,L.D)(o)}.`):this.#t.notice(`${w.why} Without the deploy record, a re-run of this deploy with 'secrets' (or build-command, install-command) builds again.`)}async#a(e){const n=this.#n;if(!(!n||!e.prune||e.prune.dryRun))for(const o of e.prune.entries){const s=o.result==="deleted"||o.result==="awaiting-delete";if(!o.environment||!s)continue;if(!(await J({octokit:n,owner:this.#e.owner,repo:this.#e.repo,environment:o.environment,description:j(`Pruned: ${o.why}`),log:this.#t})).ok)return}}async#u(e){const n=e.outcome==="failure"||e.outcome==="timeout",o=j((n?e.reason:void 0)??e.headline),s=o===void 0?void 0:this.#r(o);if(this.#s){await se(this.#s,{state:re(e.outcome),...e.deployment?.url?{environmentUrl:e.deployment.url}:{},...this.#e.runUrl?{logUrl:this.#e.runUrl}:{},...s?{description:s}:{}});return}const a=this.#o.environment;if(e.command==="prune"&&this.#n){await this.#a(e);return}e.command==="delete"&&a&&this.#n&&(e.action==="deleted"||e.action==="not-found")&&e.outcome==="success"&&await J({octokit:this.#n,owner:this.#e.owner,repo:this.#e.repo,environment:a,...s?{description:s}:{},log:this.#t})}}function de(t,e,n){const o=t.deployment?.url,s=o&&(0,r.OH)(o)?` at ${(0,r.nf)(o,o)}`:"",a=t.runUrl?` by ${(0,r.nf)("this workflow run",t.runUrl)}`:"";return[`Revision ${(0,r.ti)(e)} of ${(0,r.ti)(n)} is DEPLOYED${s}, deployed${a}.`,"","This check holds deploy-action's deploy record, which lets an unchanged re-run skip (`skip-unchanged`): the deployment and revision ids and two digests keyed with the API key (HMAC-SHA256). It holds no secret value and no configuration."].join(`
-`)}u(de,"recordSummary")})};export{pe as id,ye as ids,ge as modules};
+/***/ }),
+
+/***/ 8084:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ createGitHubClient)
+/* harmony export */ });
+/* unused harmony export GITHUB_CLIENT_LIMITS */
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1758);
+/* harmony import */ var _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9735);
+/* harmony import */ var _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(6856);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(3251);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(bottleneck_light_js__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var undici__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6752);
+/* harmony import */ var _api_proxy_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6844);
+/**
+ * The one way this action makes a GitHub client: @actions/github's Octokit with
+ * @octokit/plugin-retry and @octokit/plugin-throttling, so that every GitHub request (PR
+ * comments, deployments and their statuses, pull request reads) rides out GitHub's bad moments:
+ *
+ * - 5xx answers (an HTML 503 page too) and network errors are tried again, `retries` times,
+ *   after 1 s, then 4 s (the retry plugin's backoff, times `retryBaseMs`).
+ * - A primary rate limit (403 with `x-ratelimit-remaining: 0`, waiting until `x-ratelimit-reset`)
+ *   or a secondary one (429, or 403 with `retry-after`) is waited out when the wait fits the
+ *   bounds: one wait at most `maxRateLimitWaitMs`, all waits of the run together at most
+ *   `totalRateLimitWaitMs`, at most `rateLimitRetries` waits for one request. A primary limit
+ *   usually resets within the hour: the call gives up at once and the step says which it was.
+ * - Proxies: its fetch goes through a dispatcher made from the action's one set of proxy rules
+ *   (api/proxy.ts), the control plane's rules, rather than @actions/http-client's own reading.
+ * - Writes keep GitHub's pace: at least `writeIntervalMs` (1 s) between two writes, and
+ *   `notificationIntervalMs` (3 s) between two writes that notify people (a comment), as the
+ *   throttling plugin paces them, for every client of the run together.
+ *
+ * Every timing is an option of the client, so that in-process tests run it fast; the action
+ * itself always passes GITHUB_CLIENT_LIMITS.
+ *
+ * Loaded only by the modules that talk to GitHub (they are imported lazily).
+ */
+
+
+
+// The light build the throttling plugin uses itself: one copy of Bottleneck in the bundle.
+
+
+
+/**
+ * Modest on purpose: GitHub reporting is a courtesy and must not hold a deploy for long. GitHub
+ * asks for 60 s after a secondary limit without `retry-after`, so one such wait fits.
+ */
+const GITHUB_CLIENT_LIMITS = Object.freeze({
+    retries: 2,
+    retryBaseMs: 1_000,
+    maxRateLimitWaitMs: 60_000,
+    totalRateLimitWaitMs: 120_000,
+    rateLimitRetries: 2,
+    writeIntervalMs: 1_000,
+    notificationIntervalMs: 3_000,
+});
+/**
+ * The plugin's own pacing groups are shared by every client of the process; these are too, one
+ * per interval, so that two clients of a run (the PR comment's and the deploy record's) keep one
+ * pace between them.
+ */
+const pacingGroups = new Map();
+function pacingGroup(kind, minTime) {
+    const key = `${kind}:${minTime}`;
+    let group = pacingGroups.get(key);
+    if (group === undefined) {
+        // The plugin's settings for these groups: one request at a time, 2 minutes of idle life.
+        group = new (bottleneck_light_js__WEBPACK_IMPORTED_MODULE_1___default().Group)({
+            id: `octokit-${kind}`,
+            maxConcurrent: 1,
+            minTime,
+            timeout: 120_000,
+        });
+        pacingGroups.set(key, group);
+    }
+    return group;
+}
+/** The statuses the retry plugin never repeats; 429 is the throttling plugin's to judge. */
+const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
+function createGitHubClient(token, apiUrl, log, limits = GITHUB_CLIENT_LIMITS, env = process.env) {
+    let waitedMs = 0;
+    const onLimit = (kind) => (retryAfterSeconds, options, _octokit, retryCount) => {
+        const waitMs = Math.max(0, retryAfterSeconds) * 1_000;
+        const call = describeCall(options);
+        const shown = `${Math.ceil(waitMs / 1_000)} s`;
+        let refusal;
+        if (retryCount >= limits.rateLimitRetries) {
+            refusal = `it waited ${retryCount} time(s) already`;
+        }
+        else if (waitMs > limits.maxRateLimitWaitMs) {
+            refusal = `the wait, ${shown}, is longer than the ${limits.maxRateLimitWaitMs / 1_000} s bound`;
+        }
+        else if (waitedMs + waitMs > limits.totalRateLimitWaitMs) {
+            refusal = `this run has waited for GitHub rate limits for ${Math.round(waitedMs / 1_000)} s, and ${limits.totalRateLimitWaitMs / 1_000} s is the bound`;
+        }
+        if (refusal !== undefined) {
+            log.info(`GitHub's ${kind} rate limit stopped ${call}; gave up: ${refusal}.`);
+            return false;
+        }
+        waitedMs += waitMs;
+        log.info(`GitHub's ${kind} rate limit stopped ${call}; trying again in ${shown}.`);
+        return true;
+    };
+    const octokit = (0,_actions_github__WEBPACK_IMPORTED_MODULE_0__/* .getOctokit */ .Q)(token, {
+        baseUrl: apiUrl,
+        request: { fetch: fetchThroughProxies(env) },
+        retry: {
+            retries: limits.retries,
+            retryAfterBaseValue: limits.retryBaseMs,
+            doNotRetry: DO_NOT_RETRY,
+        },
+        throttle: {
+            write: pacingGroup('write', limits.writeIntervalMs),
+            notifications: pacingGroup('notifications', limits.notificationIntervalMs),
+            retryAfterBaseValue: limits.retryBaseMs,
+            onRateLimit: onLimit('primary'),
+            onSecondaryRateLimit: onLimit('secondary'),
+        },
+    }, _octokit_plugin_retry__WEBPACK_IMPORTED_MODULE_4__/* .retry */ .L, _octokit_plugin_throttling__WEBPACK_IMPORTED_MODULE_5__/* .throttling */ .A);
+    // The plugins count tries on `options.request`, which every call shares with the client's
+    // defaults: without a copy per call, one call's retries would lengthen the next one's backoff.
+    octokit.hook.before('request', (options) => {
+        options.request = { ...options.request };
+    });
+    return octokit;
+}
+/**
+ * undici's fetch (the one @actions/github uses) through the proxy rules of `env`. A plain
+ * http:// GitHub URL still goes through a CONNECT tunnel, as @actions/http-client sent it.
+ */
+function fetchThroughProxies(env) {
+    const dispatcher = (0,_api_proxy_js__WEBPACK_IMPORTED_MODULE_3__/* .createProxyDispatcher */ .I_)((0,_api_proxy_js__WEBPACK_IMPORTED_MODULE_3__/* .readProxyRules */ .q5)(env), 'tunnel');
+    return (input, init) => (0,undici__WEBPACK_IMPORTED_MODULE_2__/* .fetch */ .hd)(input, { ...init, dispatcher });
+}
+/** `GET /repos/acme/agent/pulls/12`: the route with its parameters filled in. */
+function describeCall(options) {
+    const method = typeof options.method === 'string' ? options.method : 'GET';
+    const route = typeof options.url === 'string' ? options.url : '(unknown)';
+    const path = route.replace(/\{(\w+)\}/g, (whole, name) => {
+        const value = options[name];
+        return typeof value === 'string' || typeof value === 'number' ? String(value) : whole;
+    });
+    return `${method} ${path.replace(/^https?:\/\/[^/]+/, '')}`;
+}
+
+
+/***/ }),
+
+/***/ 6702:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ describeGitHubFailure)
+/* harmony export */ });
+/**
+ * @param action what was being done, e.g. "update the PR comment"
+ * @param permission the workflow permission that allows it, e.g. "pull-requests: write"
+ */
+function describeGitHubFailure(error, action, permission) {
+    const shape = typeof error === 'object' && error !== null ? error : {};
+    const status = typeof shape.status === 'number' ? shape.status : undefined;
+    const headers = shape.response?.headers ?? {};
+    const detail = serverMessage(shape.message);
+    const could = `Could not ${action}`;
+    if (shape.response === undefined) {
+        return { kind: 'network', message: `${could}: the GitHub API was unreachable (${detail}).` };
+    }
+    if (isRateLimited(status, headers, detail)) {
+        return {
+            kind: 'rate-limit',
+            status,
+            message: `${could}: the GitHub API rate limit was hit${resetHint(headers)}. Skipped; the deploy itself is not affected.`,
+        };
+    }
+    if (status === 401) {
+        return {
+            kind: 'unauthorized',
+            status,
+            message: `${could}: GitHub rejected the token (401). Check the \`github-token\` input.`,
+        };
+    }
+    if (status === 403) {
+        return {
+            kind: 'permission',
+            status,
+            message: `${could}: the token lacks permission (403: ${detail}). Add \`${permission}\` to the workflow's \`permissions:\`.`,
+        };
+    }
+    if (status === 404) {
+        // GitHub answers 404 rather than 403 when the token cannot see the resource at all.
+        return {
+            kind: 'not-found',
+            status,
+            message: `${could}: GitHub answered 404 (${detail}). The token cannot see it: add \`${permission}\` to the workflow's \`permissions:\`.`,
+        };
+    }
+    if (status !== undefined && status >= 500) {
+        return {
+            kind: 'server',
+            status,
+            message: `${could}: GitHub answered ${status} (${detail}), also when tried again. Skipped.`,
+        };
+    }
+    return {
+        kind: 'rejected',
+        status,
+        message: `${could}: GitHub answered ${status ?? 'an error'} (${detail}).`,
+    };
+}
+function isRateLimited(status, headers, detail) {
+    if (status === 429)
+        return true;
+    if (status !== 403)
+        return false;
+    // Primary limit: remaining 0. Secondary limit: a retry-after header or the words in the message.
+    return (String(headers['x-ratelimit-remaining']) === '0' ||
+        headers['retry-after'] !== undefined ||
+        /rate limit/i.test(detail));
+}
+function resetHint(headers) {
+    const retryAfter = Number(headers['retry-after']);
+    if (Number.isFinite(retryAfter) && retryAfter > 0)
+        return ` (retry after ${retryAfter}s)`;
+    const reset = Number(headers['x-ratelimit-reset']);
+    if (Number.isFinite(reset) && reset > 0) {
+        return ` (resets at ${new Date(reset * 1000).toISOString()})`;
+    }
+    return '';
+}
+/**
+ * GitHub's error text (or a network error's), on one line. Not cut here: the reporter's log
+ * (main.ts) takes every message through the one text pipeline, which cuts only after secrets
+ * are redacted.
+ */
+function serverMessage(message) {
+    const text = typeof message === 'string' && message.trim() !== '' ? message : 'no message';
+    // GitHub's front end answers an outage with an HTML page: its markup says nothing useful.
+    if (/^\s*<(!doctype|html)/i.test(text))
+        return 'an HTML error page';
+    return text.replace(/\s+/g, ' ').trim();
+}
+
+
+/***/ }),
+
+/***/ 9436:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  GitHubReporting: () => (/* binding */ GitHubReporting)
+});
+
+// EXTERNAL MODULE: ./src/report/markdown.ts
+var markdown = __webpack_require__(4285);
+// EXTERNAL MODULE: ./src/github/check-run-record.ts
+var check_run_record = __webpack_require__(8741);
+// EXTERNAL MODULE: ./src/report/markdown-parts.ts
+var markdown_parts = __webpack_require__(1150);
+// EXTERNAL MODULE: ./src/report/types.ts
+var types = __webpack_require__(2563);
+;// CONCATENATED MODULE: ./src/report/pr-comment.ts
+/**
+ * The sticky pull request comment's text: one comment per deployment name, found again on the
+ * next run by the hidden marker that starts it (github/comment.ts posts and edits it).
+ */
+
+
+
+const MAX_HEADLINE = 300;
+const MAX_DETAIL = 1000;
+const MAX_SHORT = 100;
+/** A longer deployment URL is not linked (it would bloat the comment), only shown cut short. */
+const MAX_URL = 2000;
+/** A failed stage's log in the comment: its last lines, each cut to this length. */
+const MAX_LOG_LINES = 30;
+const MAX_LOG_LINE = 300;
+/** A status label, as the comment's heading shows it. */
+const OUTCOME_LABEL = {
+    success: 'Succeeded',
+    warning: 'Needs attention',
+    failure: 'Failed',
+    timeout: 'Timed out',
+    cancelled: 'Cancelled',
+    planned: 'Planned (dry run)',
+};
+/** The hidden first line that identifies a deployment's comment. */
+function prCommentMarker(deploymentName) {
+    // encodeURIComponent is injective and turns `>` into %3E, so no name can close the comment.
+    return `<!-- deploy-action:${encodeURIComponent(deploymentName)} -->`;
+}
+/** Renders a report that is already redacted (see api/redact.ts): this only escapes. */
+function renderPrComment(report, context) {
+    const emoji = types/* OUTCOME_EMOJI */.s[report.outcome];
+    const label = OUTCOME_LABEL[report.outcome];
+    const lines = [
+        prCommentMarker(context.deploymentName),
+        `### ${emoji} ${(0,markdown/* inlineCode */.ti)(context.deploymentName)}: ${report.command} ${label.toLowerCase()}`,
+        '',
+        markdown_parts/* escapedText */.T7(report.headline, MAX_HEADLINE),
+        '',
+        (0,markdown/* table */.tp)(['Status', 'URL', 'Revision', 'Commit', 'Updated (UTC)'], [
+            [
+                `${emoji} ${label}`,
+                deploymentUrlCell(report),
+                revisionCell(report),
+                commitCell(report, context),
+                new Date(report.endedAt).toISOString(),
+            ],
+        ]),
+        ...detailLines(report),
+        '',
+        footer(report, context),
+    ];
+    return lines.join('\n');
+}
+function deploymentUrlCell(report) {
+    const url = report.deployment?.url;
+    if (!url)
+        return '—';
+    if (url.length > MAX_URL)
+        return markdown_parts/* codeCell */.MZ(url, MAX_SHORT);
+    // `link` only links http(s) URLs; anything else is shown as escaped text.
+    return markdown_parts/* linkCell */.Zi(url, MAX_SHORT);
+}
+function revisionCell(report) {
+    const revision = report.revision;
+    if (!revision)
+        return '—';
+    return (0,markdown/* rawMarkdown */._I)(`${markdown_parts/* codeSpan */.SS(revision.id, MAX_SHORT)} ${markdown_parts/* escapedText */.T7(revision.status, MAX_SHORT)}`);
+}
+function commitCell(report, context) {
+    const sha = report.revision?.commitSha ?? context.github.sha;
+    if (!sha)
+        return '—';
+    if (!/^[0-9a-f]{7,64}$/i.test(sha))
+        return markdown_parts/* codeCell */.MZ(sha, MAX_SHORT);
+    const { serverUrl, owner, repo } = context.github;
+    const short = (0,markdown/* rawMarkdown */._I)((0,markdown/* inlineCode */.ti)(sha.slice(0, 7)));
+    if (!owner || !repo)
+        return short;
+    return (0,markdown/* rawMarkdown */._I)((0,markdown/* link */.nf)(short, `${serverUrl}/${owner}/${repo}/commit/${sha}`));
+}
+function detailLines(report) {
+    const details = [];
+    if (report.revision?.statusMessage) {
+        details.push(`**Server message:** ${markdown_parts/* escapedText */.T7(report.revision.statusMessage, MAX_DETAIL)}`);
+    }
+    if (report.revision?.supersededBy) {
+        details.push(`**Superseded by:** ${markdown_parts/* codeSpan */.SS(report.revision.supersededBy, MAX_SHORT)}`);
+    }
+    if (report.failureLog?.lines) {
+        const what = markdown_parts/* failureLogTitle */.N6(report.failureLog.kind);
+        const lines = markdown_parts/* lastLines */.w$(report.failureLog.lines, MAX_LOG_LINES, MAX_LOG_LINE);
+        // Collapsed: the comment stays short; the lines are one click away.
+        details.push(`<details><summary>${what} (last ${lines.length} lines)</summary>\n\n${(0,markdown/* codeBlock */.DV)(lines)}\n\n</details>`);
+    }
+    if (report.attempts && report.attempts.length > 0)
+        details.push(attemptsDetail(report.attempts));
+    if (report.smokeTest) {
+        const error = report.smokeTest.error
+            ? `: ${markdown_parts/* escapedText */.T7(report.smokeTest.error, MAX_DETAIL)}`
+            : '';
+        details.push(`**Smoke test:** ${report.smokeTest.result}${error}`);
+    }
+    if (report.reason) {
+        details.push(`**Reason:** ${markdown_parts/* escapedLines */.l6(report.reason, MAX_DETAIL)}`);
+    }
+    if (report.nextStep) {
+        details.push(`**Next step:** ${markdown_parts/* escapedLines */.l6(report.nextStep, MAX_DETAIL)}`);
+    }
+    // Each detail is its own paragraph.
+    return details.flatMap((detail) => ['', detail]);
+}
+/** Lines of an attempt's log shown in the comment: its end, where the reason is. */
+const MAX_ATTEMPT_LOG_LINES = 5;
+/** deploy-retries: one item per attempt, its status, and the end of its log collapsed. */
+function attemptsDetail(attempts) {
+    const items = attempts.map((attempt, index) => {
+        const item = `${index + 1}. ${markdown_parts/* attemptText */.zv(attempt, MAX_SHORT)}`;
+        const tail = markdown_parts/* lastLines */.w$(attempt.logTail, MAX_ATTEMPT_LOG_LINES, MAX_LOG_LINE);
+        if (tail.length === 0)
+            return item;
+        // Indented under its item, collapsed: the comment stays short.
+        const block = `<details><summary>Log (last ${tail.length} lines)</summary>\n\n${(0,markdown/* codeBlock */.DV)(tail)}\n\n</details>`;
+        return `${item}\n\n${block.replace(/^(?=.)/gm, '   ')}`;
+    });
+    // A blank line after each item: an HTML block (the details) ends only at one.
+    return `**Attempts** (\`deploy-retries\`):\n\n${items.join('\n\n')}`;
+}
+function footer(report, context) {
+    const runUrl = report.runUrl ?? context.github.runUrl;
+    const run = runUrl ? `${(0,markdown/* link */.nf)('Workflow run', runUrl)} · ` : '';
+    return `<sub>${run}posted by deploy-action, updated on every run</sub>`;
+}
+
+// EXTERNAL MODULE: ./src/github/context.ts
+var github_context = __webpack_require__(9556);
+// EXTERNAL MODULE: ./src/github/octokit.ts
+var github_octokit = __webpack_require__(6702);
+;// CONCATENATED MODULE: ./src/github/comment.ts
+/**
+ * The sticky pull request comment on GitHub: whether to comment, then the one comment of a
+ * deployment edited in place (found by its marker), so a PR shows the current state of its
+ * preview instead of a growing thread. The decision is pure; only `upsertPrComment` talks to
+ * GitHub, and it never throws: trouble becomes a warning naming `pull-requests: write`.
+ */
+
+
+
+const PERMISSION = 'pull-requests: write';
+function shouldComment(context, settings) {
+    if (!settings.enabled)
+        return { comment: false, reason: 'pr-comment is false' };
+    if (!github_context/* PULL_REQUEST_EVENTS */.m_.includes(context.eventName)) {
+        return { comment: false, reason: `not a pull request event (${context.eventName || 'none'})` };
+    }
+    const pullRequest = context.pullRequest;
+    if (!pullRequest || !context.owner || !context.repo) {
+        return { comment: false, reason: 'the event payload names no pull request' };
+    }
+    if (!settings.hasToken) {
+        const reason = 'no GitHub token';
+        return {
+            comment: false,
+            reason,
+            notice: `No PR comment: ${reason}; set the github-token input.`,
+        };
+    }
+    // pull_request_target runs in the base repository with a write token, so only pull_request
+    // from a fork is read-only.
+    if (context.eventName === 'pull_request' && pullRequest.isFork) {
+        const reason = 'the pull request comes from a fork, whose GITHUB_TOKEN is read-only';
+        return {
+            comment: false,
+            reason,
+            notice: `No PR comment: ${reason}. The result is in the job summary.`,
+        };
+    }
+    return { comment: true, issueNumber: pullRequest.number };
+}
+/** Updates this deployment's comment on the PR, or creates it. Never throws. */
+async function upsertPrComment(options) {
+    const { octokit, owner, repo, issueNumber, log } = options;
+    const marker = prCommentMarker(options.deploymentName);
+    let existing;
+    try {
+        const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+            owner,
+            repo,
+            issue_number: issueNumber,
+            per_page: 100,
+        });
+        existing = findStickyComment(comments, marker);
+    }
+    catch (error) {
+        return skipWithWarning(log, (0,github_octokit/* describeGitHubFailure */.P)(error, 'read the PR comments', PERMISSION));
+    }
+    try {
+        if (existing) {
+            const { data } = await octokit.rest.issues.updateComment({
+                owner,
+                repo,
+                comment_id: existing.id,
+                body: options.body,
+            });
+            log.debug(`Updated PR comment ${data.id}.`);
+            return { status: 'updated', commentId: data.id, url: data.html_url };
+        }
+        const { data } = await octokit.rest.issues.createComment({
+            owner,
+            repo,
+            issue_number: issueNumber,
+            body: options.body,
+        });
+        log.debug(`Created PR comment ${data.id}.`);
+        return { status: 'created', commentId: data.id, url: data.html_url };
+    }
+    catch (error) {
+        const action = existing ? 'update the PR comment' : 'create the PR comment';
+        return skipWithWarning(log, (0,github_octokit/* describeGitHubFailure */.P)(error, action, PERMISSION));
+    }
+}
+/**
+ * The comment to edit: one whose body starts with the marker; among several (e.g. a race of two
+ * runs), the newest one a bot wrote, else the newest. No user lookup: the token's identity is not
+ * always readable (GITHUB_TOKEN cannot call GET /user).
+ */
+function findStickyComment(comments, marker) {
+    const matching = comments.filter((comment) => comment.body?.trimStart().startsWith(marker));
+    const byBot = matching.filter((comment) => comment.user?.type === 'Bot');
+    const candidates = byBot.length > 0 ? byBot : matching;
+    return candidates.reduce((newest, comment) => (newest === undefined || comment.id > newest.id ? comment : newest), undefined);
+}
+function skipWithWarning(log, failure) {
+    log.warning(failure.message);
+    return { status: 'skipped', reason: failure.message, failure };
+}
+async function publishPrComment(options) {
+    const { github, octokit, log } = options;
+    const decision = shouldComment(github, {
+        enabled: options.enabled,
+        hasToken: octokit !== undefined,
+    });
+    if (!decision.comment || !octokit) {
+        const reason = decision.comment ? 'no GitHub token' : decision.reason;
+        if (!decision.comment && decision.notice)
+            log.notice(decision.notice);
+        else
+            log.debug(`No PR comment: ${reason}.`);
+        return { status: 'skipped', reason };
+    }
+    const body = options.redact(renderPrComment(options.report, { deploymentName: options.deploymentName, github }));
+    return upsertPrComment({
+        octokit,
+        owner: github.owner,
+        repo: github.repo,
+        issueNumber: decision.issueNumber,
+        deploymentName: options.deploymentName,
+        body,
+        log,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/github/deployment.ts
+/**
+ * Mirrors the control-plane rollout as a GitHub Deployment, so the PR and the repository's
+ * Environments page show the preview URL and its state. Every call is one attempt: on any GitHub
+ * API failure the functions warn (naming the `deployments: write` permission or the rate limit)
+ * and return a result; they never throw, because GitHub bookkeeping must not fail a deploy.
+ */
+
+const deployment_PERMISSION = 'deployments: write';
+/** GitHub rejects deployment status descriptions longer than this. */
+const GITHUB_DESCRIPTION_LIMIT = 140;
+const DEFAULT_DEACTIVATE_LIMIT = 30;
+/** Set on every deployment this action creates, to tell them from the ones GitHub makes. */
+const CREATED_BY_PAYLOAD = { 'created-by': 'deploy-action' };
+/** How every deployment this action creates is described (`deploy-action: deploy`). */
+const DESCRIPTION_PREFIX = 'deploy-action: ';
+/** How many of an environment's newest deployments may hold the job's own. */
+const JOB_DEPLOYMENT_LOOKBACK = 10;
+/** A job's deployment is queued, then in progress until the job ends. */
+const OPEN_STATES = ['queued', 'pending', 'in_progress'];
+/** Creates the deployment, then marks it `in_progress`. */
+async function startGitHubDeployment(options) {
+    const { octokit, owner, repo, environment, log } = options;
+    let deploymentId;
+    try {
+        const response = await octokit.rest.repos.createDeployment({
+            owner,
+            repo,
+            ref: options.ref,
+            environment,
+            description: githubDescription(options.description),
+            // Deploy exactly this ref: no merge of the default branch, no wait on status checks.
+            auto_merge: false,
+            required_contexts: [],
+            transient_environment: options.transient,
+            ...(options.transient ? { production_environment: false } : {}),
+            payload: CREATED_BY_PAYLOAD,
+        });
+        if (!('id' in response.data)) {
+            // 202: GitHub merged or queued instead of creating; nothing to attach statuses to.
+            return warnAndFail(log, {
+                kind: 'rejected',
+                status: response.status,
+                message: `Could not create the GitHub deployment for ${environment}: GitHub answered ${response.status} without a deployment.`,
+            });
+        }
+        deploymentId = response.data.id;
+    }
+    catch (error) {
+        return warnAndFail(log, (0,github_octokit/* describeGitHubFailure */.P)(error, 'create the GitHub deployment', deployment_PERMISSION));
+    }
+    const handle = { octokit, owner, repo, log, deploymentId, environment };
+    const status = await setStatus(handle, 'in_progress', {
+        logUrl: options.logUrl,
+        description: options.description,
+    });
+    return status.ok ? { ok: true, handle } : status;
+}
+/**
+ * The deployment GitHub made for this job when the job itself runs in `environment`
+ * (`jobs.<id>.environment`): among the environment's newest deployments, one this action did not
+ * create whose latest status is still open (GitHub closes it when the job ends) and, when that
+ * status links to a run, links to this one. The runner does not tell a step its job's
+ * environment, so this asks GitHub. Undefined when there is none or GitHub cannot say: the
+ * action then records its own deployment.
+ */
+async function findJobDeployment(options) {
+    const { octokit, owner, repo, environment, log } = options;
+    try {
+        const { data: deployments } = await octokit.rest.repos.listDeployments({
+            owner,
+            repo,
+            environment,
+            per_page: JOB_DEPLOYMENT_LOOKBACK,
+        });
+        for (const deployment of deployments) {
+            if (isCreatedByThisAction(deployment))
+                continue;
+            const { data: statuses } = await octokit.rest.repos.listDeploymentStatuses({
+                owner,
+                repo,
+                deployment_id: deployment.id,
+                per_page: 1,
+            });
+            const latest = statuses[0];
+            if (latest === undefined || !OPEN_STATES.includes(latest.state))
+                continue;
+            const link = latest.log_url || latest.target_url;
+            if (options.runUrl && link && !isPageOf(link, options.runUrl))
+                continue;
+            return deployment.id;
+        }
+        return undefined;
+    }
+    catch (error) {
+        const action = `look for this job's own deployment of ${environment}`;
+        log.debug((0,github_octokit/* describeGitHubFailure */.P)(error, action, deployment_PERMISSION).message);
+        return undefined;
+    }
+}
+function isPageOf(link, runUrl) {
+    return link === runUrl || link.startsWith(`${runUrl}/`);
+}
+/** The payload marker, or the description every version of this action has written. */
+function isCreatedByThisAction(deployment) {
+    const { payload, description } = deployment;
+    const marked = typeof payload === 'object' &&
+        payload !== null &&
+        payload['created-by'] === CREATED_BY_PAYLOAD['created-by'];
+    return marked || (description ?? '').startsWith(DESCRIPTION_PREFIX);
+}
+/** Records how the rollout ended on the deployment `startGitHubDeployment` created. */
+async function finishGitHubDeployment(handle, options) {
+    return setStatus(handle, options.state, options);
+}
+/** For `delete`: marks the newest deployments of the environment `inactive`. */
+async function deactivateEnvironment(options) {
+    const { octokit, owner, repo, environment, log } = options;
+    let deploymentIds;
+    try {
+        const response = await octokit.rest.repos.listDeployments({
+            owner,
+            repo,
+            environment,
+            per_page: Math.min(Math.max(options.limit ?? DEFAULT_DEACTIVATE_LIMIT, 1), 100),
+        });
+        deploymentIds = response.data.map((deployment) => deployment.id);
+    }
+    catch (error) {
+        const failure = (0,github_octokit/* describeGitHubFailure */.P)(error, `list the deployments of ${environment}`, deployment_PERMISSION);
+        log.warning(failure.message);
+        return { ok: false, deactivated: 0, failure };
+    }
+    let deactivated = 0;
+    for (const deploymentId of deploymentIds) {
+        const handle = { octokit, owner, repo, log, deploymentId, environment };
+        const result = await setStatus(handle, 'inactive', { description: options.description });
+        // The next call would meet the same missing permission or rate limit: stop at the first.
+        if (!result.ok)
+            return { ok: false, deactivated, failure: result.failure };
+        deactivated += 1;
+    }
+    log.debug(`Marked ${deactivated} GitHub deployment(s) of ${environment} inactive.`);
+    return { ok: true, deactivated };
+}
+/** The GitHub deployment state that matches how a command ended. */
+function githubDeploymentStateFor(outcome) {
+    switch (outcome) {
+        case 'success':
+        case 'warning':
+            return 'success';
+        case 'failure':
+            return 'failure';
+        // The rollout may still go on, but this run cannot vouch for it.
+        case 'timeout':
+        case 'cancelled':
+            return 'error';
+        case 'planned':
+            return 'inactive';
+    }
+}
+/** One line, at most GitHub's 140 characters. */
+function githubDescription(text) {
+    if (text === undefined)
+        return undefined;
+    const oneLine = text.replace(/\s+/g, ' ').trim();
+    if (oneLine.length <= GITHUB_DESCRIPTION_LIMIT)
+        return oneLine;
+    return `${oneLine.slice(0, GITHUB_DESCRIPTION_LIMIT - 1)}…`;
+}
+async function setStatus(handle, state, details) {
+    const { octokit, owner, repo, deploymentId, environment, log } = handle;
+    const environmentUrl = httpUrl(details.environmentUrl);
+    const logUrl = httpUrl(details.logUrl);
+    try {
+        await octokit.rest.repos.createDeploymentStatus({
+            owner,
+            repo,
+            deployment_id: deploymentId,
+            state,
+            description: githubDescription(details.description),
+            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+            ...(logUrl ? { log_url: logUrl } : {}),
+        });
+        log.debug(`GitHub deployment ${deploymentId} (${environment}) is now ${state}.`);
+        return { ok: true };
+    }
+    catch (error) {
+        const action = `set the GitHub deployment of ${environment} to ${state}`;
+        return warnAndFail(log, (0,github_octokit/* describeGitHubFailure */.P)(error, action, deployment_PERMISSION));
+    }
+}
+function warnAndFail(log, failure) {
+    log.warning(failure.message);
+    return { ok: false, failure };
+}
+/** GitHub rejects the whole status for a malformed URL; better to send the status without it. */
+function httpUrl(url) {
+    if (!url)
+        return undefined;
+    try {
+        const protocol = new URL(url).protocol;
+        return protocol === 'https:' || protocol === 'http:' ? url : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+
+// EXTERNAL MODULE: ./src/github/needs-reporting.ts
+var needs_reporting = __webpack_require__(2745);
+// EXTERNAL MODULE: ./src/github/octokit-client.ts
+var octokit_client = __webpack_require__(8084);
+;// CONCATENATED MODULE: ./src/github/reporting.ts
+/**
+ * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
+ * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
+ * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
+ * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
+ */
+
+
+
+
+
+
+/** Commands that roll something out, and so are a GitHub deployment. */
+const DEPLOYING_COMMANDS = ['deploy', 'redeploy'];
+class GitHubReporting {
+    #octokit;
+    #deployment;
+    #settings;
+    #context;
+    #log;
+    #redact;
+    /**
+     * `redact`: the run's redaction, applied once more to what goes to GitHub's API (the runner
+     * masks only its own log and summary); the report is cleaned already.
+     */
+    constructor(settings, context, log, redact) {
+        this.#settings = settings;
+        this.#context = context;
+        this.#log = log;
+        this.#redact = redact;
+        this.#octokit = settings.token
+            ? (0,octokit_client/* createGitHubClient */.L)(settings.token, context.apiUrl, log, context.clientLimits)
+            : undefined;
+    }
+    /** Before the command: open a GitHub deployment in `in_progress`. */
+    async start(command, dryRun) {
+        const environment = this.#settings.environment;
+        if (!environment || dryRun || !DEPLOYING_COMMANDS.includes(command))
+            return;
+        if (!this.#octokit) {
+            this.#log.warning(`No GitHub deployment for environment ${environment}: 'github-token' is empty.`);
+            return;
+        }
+        const repository = {
+            octokit: this.#octokit,
+            owner: this.#context.owner,
+            repo: this.#context.repo,
+            log: this.#log,
+        };
+        const runUrl = this.#context.runUrl?.replace(/\/attempts\/\d+$/, '');
+        const jobDeployment = await findJobDeployment({
+            ...repository,
+            environment,
+            ...(runUrl ? { runUrl } : {}),
+        });
+        if (jobDeployment !== undefined) {
+            // One deployment record, not two: GitHub's own follows the job and closes when it ends.
+            this.#log.info(`The job runs in the GitHub environment ${environment}, so GitHub already records this deployment (deployment ${jobDeployment}); deploy-action adds none. To link the app from it, set the job's environment url to the step's deployment-url output.`);
+            return;
+        }
+        const result = await startGitHubDeployment({
+            ...repository,
+            ref: this.#context.sha || this.#context.ref,
+            environment,
+            // A deployment made for a pull request is a preview: GitHub treats it as short-lived.
+            transient: this.#context.pullRequest !== undefined,
+            ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
+            description: `${DESCRIPTION_PREFIX}${command}`,
+        });
+        if (result.ok)
+            this.#deployment = result.handle;
+    }
+    /**
+     * After the command: close the GitHub deployment and update the PR comment. The report is
+     * already redacted (main.ts): what it holds may be shown.
+     */
+    async finish(report) {
+        await this.#finishDeployment(report);
+        await this.#storeDeployRecord(report);
+        if (!needs_reporting/* COMMENTED_COMMANDS */.a.includes(report.command) || report.outcome === 'planned')
+            return;
+        const deploymentName = report.deployment?.name;
+        if (!deploymentName)
+            return;
+        const result = await publishPrComment({
+            report,
+            github: this.#context,
+            deploymentName,
+            enabled: this.#settings.prComment,
+            octokit: this.#octokit,
+            log: this.#log,
+            redact: this.#redact,
+        });
+        if (result.status !== 'skipped') {
+            this.#log.info(`PR comment ${result.status}: ${result.url}`);
+        }
+    }
+    /**
+     * deploy: the record of a deploy that ended DEPLOYED, as a check run on the deployed commit
+     * (check-run-record.ts). Without it a re-run builds as before: a notice, never a warning.
+     */
+    async #storeDeployRecord(report) {
+        const record = report.deployRecord;
+        const name = report.deployment?.name;
+        const token = this.#settings.token;
+        const { owner, repo, sha, apiUrl } = this.#context;
+        if (record === undefined || !name || !token || !owner || !repo || !sha)
+            return;
+        const url = report.deployment?.url;
+        const result = await (0,check_run_record/* writeRecord */.r)({
+            token,
+            apiUrl,
+            owner,
+            repo,
+            sha,
+            deploymentName: name,
+            record,
+            title: `${name}: revision ${record.revisionId} is DEPLOYED`,
+            summary: recordSummary(report, record.revisionId, name),
+            ...(url && (0,markdown/* isLinkableUrl */.OH)(url) ? { detailsUrl: url } : {}),
+            log: this.#log,
+            limits: this.#context.clientLimits,
+        });
+        if (result.ok) {
+            this.#log.info(`Deploy record written (skip-unchanged): check run ${result.url ?? (0,check_run_record/* recordCheckName */.D)(name)}.`);
+        }
+        else {
+            this.#log.notice(`${result.why} Without the deploy record, a re-run of this deploy with 'secrets' (or build-command, install-command) builds again.`);
+        }
+    }
+    /** prune: the environment of each preview the server accepted to delete goes inactive. */
+    async #deactivatePruned(report) {
+        const octokit = this.#octokit;
+        if (!octokit || !report.prune || report.prune.dryRun)
+            return;
+        for (const entry of report.prune.entries) {
+            const accepted = entry.result === 'deleted' || entry.result === 'awaiting-delete';
+            if (!entry.environment || !accepted)
+                continue;
+            const result = await deactivateEnvironment({
+                octokit,
+                owner: this.#context.owner,
+                repo: this.#context.repo,
+                environment: entry.environment,
+                description: githubDescription(`Pruned: ${entry.why}`),
+                log: this.#log,
+            });
+            // A missing permission or a rate limit would repeat for every other environment.
+            if (!result.ok)
+                return;
+        }
+    }
+    async #finishDeployment(report) {
+        // A failure's reason (the server's status message) is what a person on the environment
+        // page needs; the report is redacted, so it may be shown.
+        const failed = report.outcome === 'failure' || report.outcome === 'timeout';
+        const shown = githubDescription((failed ? report.reason : undefined) ?? report.headline);
+        const description = shown === undefined ? undefined : this.#redact(shown);
+        if (this.#deployment) {
+            await finishGitHubDeployment(this.#deployment, {
+                state: githubDeploymentStateFor(report.outcome),
+                ...(report.deployment?.url ? { environmentUrl: report.deployment.url } : {}),
+                ...(this.#context.runUrl ? { logUrl: this.#context.runUrl } : {}),
+                ...(description ? { description } : {}),
+            });
+            return;
+        }
+        const environment = this.#settings.environment;
+        if (report.command === 'prune' && this.#octokit) {
+            await this.#deactivatePruned(report);
+            return;
+        }
+        if (report.command === 'delete' &&
+            environment &&
+            this.#octokit &&
+            (report.action === 'deleted' || report.action === 'not-found') &&
+            report.outcome === 'success') {
+            await deactivateEnvironment({
+                octokit: this.#octokit,
+                owner: this.#context.owner,
+                repo: this.#context.repo,
+                environment,
+                ...(description ? { description } : {}),
+                log: this.#log,
+            });
+        }
+    }
+}
+/** The check run's text for people: what was deployed, where, by which run; the record is ids and digests. */
+function recordSummary(report, revisionId, name) {
+    const url = report.deployment?.url;
+    const where = url && (0,markdown/* isLinkableUrl */.OH)(url) ? ` at ${(0,markdown/* link */.nf)(url, url)}` : '';
+    const run = report.runUrl ? ` by ${(0,markdown/* link */.nf)('this workflow run', report.runUrl)}` : '';
+    return [
+        `Revision ${(0,markdown/* inlineCode */.ti)(revisionId)} of ${(0,markdown/* inlineCode */.ti)(name)} is DEPLOYED${where}, deployed${run}.`,
+        '',
+        "This check holds deploy-action's deploy record, which lets an unchanged re-run skip (`skip-unchanged`): the deployment and revision ids and two digests keyed with the API key (HMAC-SHA256). It holds no secret value and no configuration.",
+    ].join('\n');
+}
+
+
+/***/ })
+
+};

@@ -7,11 +7,10 @@
  *   npm run build -- --out DIR [--quiet]      # into DIR (CI's dist/ check, the e2e tests)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { transformSync } from 'esbuild';
 import { COMMANDS, type CommandName } from '../src/settings/definitions.ts';
 import { licensesOfBuild } from './licenses.ts';
 
@@ -41,7 +40,6 @@ function build(outDir: string, quiet: boolean): void {
       ],
       { cwd: ROOT, stdio: 'inherit' },
     );
-    minifyChunks(outDir);
     for (const command of COMMANDS) {
       writeFileSync(join(outDir, commandEntryFile(command)), commandEntry(command));
     }
@@ -73,22 +71,6 @@ export function commandEntry(command: CommandName): string {
 /** The files ncc splits off the entry (`<id>.index.js`), loaded through dynamic imports. */
 export function isChunk(name: string): boolean {
   return /^\d+\.index\.js$/.test(name);
-}
-
-/**
- * A chunk minified with its functions' and classes' names kept, as ncc keeps them in index.js:
- * code that reads a name still finds it. ncc's `--minify` covers the entry only, and the
- * action's own code and `zod` are chunks every run loads.
- */
-export function minifyChunk(code: string): string {
-  return transformSync(code, { minify: true, format: 'esm', keepNames: true }).code;
-}
-
-function minifyChunks(outDir: string): void {
-  for (const name of readdirSync(outDir).filter(isChunk)) {
-    const file = join(outDir, name);
-    writeFileSync(file, minifyChunk(readFileSync(file, 'utf8')));
-  }
 }
 
 if (import.meta.main) {

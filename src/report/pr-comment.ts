@@ -3,19 +3,10 @@
  * next run by the hidden marker that starts it (github/comment.ts posts and edits it).
  */
 
-import {
-  codeBlock,
-  escapeMarkdown,
-  escapeMarkdownLines,
-  inlineCode,
-  link,
-  rawMarkdown,
-  type TableCell,
-  table,
-  truncate,
-} from './markdown.ts';
+import { codeBlock, inlineCode, link, rawMarkdown, type TableCell, table } from './markdown.ts';
+import * as shared from './markdown-parts.ts';
 import type { CommandReport, DeployAttempt, Outcome } from './types.ts';
-import { attemptOrigin, OUTCOME_EMOJI } from './types.ts';
+import { OUTCOME_EMOJI } from './types.ts';
 
 const MAX_HEADLINE = 300;
 const MAX_DETAIL = 1000;
@@ -51,14 +42,13 @@ export function prCommentMarker(deploymentName: string): string {
 
 /** Renders a report that is already redacted (see api/redact.ts): this only escapes. */
 export function renderPrComment(report: CommandReport, context: PrCommentContext): string {
-  const clean: Clean = (text, max) => escapeMarkdown(truncate(text, max));
   const emoji = OUTCOME_EMOJI[report.outcome];
   const label = OUTCOME_LABEL[report.outcome];
   const lines = [
     prCommentMarker(context.deploymentName),
     `### ${emoji} ${inlineCode(context.deploymentName)}: ${report.command} ${label.toLowerCase()}`,
     '',
-    clean(report.headline, MAX_HEADLINE),
+    shared.escapedText(report.headline, MAX_HEADLINE),
     '',
     table(
       ['Status', 'URL', 'Revision', 'Commit', 'Updated (UTC)'],
@@ -66,62 +56,58 @@ export function renderPrComment(report: CommandReport, context: PrCommentContext
         [
           `${emoji} ${label}`,
           deploymentUrlCell(report),
-          revisionCell(report, clean),
+          revisionCell(report),
           commitCell(report, context),
           new Date(report.endedAt).toISOString(),
         ],
       ],
     ),
-    ...detailLines(report, clean),
+    ...detailLines(report),
     '',
     footer(report, context),
   ];
   return lines.join('\n');
 }
 
-type Clean = (text: string, max: number) => string;
-
 function deploymentUrlCell(report: CommandReport): TableCell {
   const url = report.deployment?.url;
   if (!url) return '—';
-  if (url.length > MAX_URL) return rawMarkdown(inlineCode(truncate(url, MAX_SHORT)));
+  if (url.length > MAX_URL) return shared.codeCell(url, MAX_SHORT);
   // `link` only links http(s) URLs; anything else is shown as escaped text.
-  return rawMarkdown(link(truncate(url, MAX_SHORT), url));
+  return shared.linkCell(url, MAX_SHORT);
 }
 
-function revisionCell(report: CommandReport, clean: Clean): TableCell {
+function revisionCell(report: CommandReport): TableCell {
   const revision = report.revision;
   if (!revision) return '—';
   return rawMarkdown(
-    `${inlineCode(truncate(revision.id, MAX_SHORT))} ${clean(revision.status, MAX_SHORT)}`,
+    `${shared.codeSpan(revision.id, MAX_SHORT)} ${shared.escapedText(revision.status, MAX_SHORT)}`,
   );
 }
 
 function commitCell(report: CommandReport, context: PrCommentContext): TableCell {
   const sha = report.revision?.commitSha ?? context.github.sha;
   if (!sha) return '—';
-  if (!/^[0-9a-f]{7,64}$/i.test(sha)) return rawMarkdown(inlineCode(truncate(sha, MAX_SHORT)));
+  if (!/^[0-9a-f]{7,64}$/i.test(sha)) return shared.codeCell(sha, MAX_SHORT);
   const { serverUrl, owner, repo } = context.github;
   const short = rawMarkdown(inlineCode(sha.slice(0, 7)));
   if (!owner || !repo) return short;
   return rawMarkdown(link(short, `${serverUrl}/${owner}/${repo}/commit/${sha}`));
 }
 
-function detailLines(report: CommandReport, clean: Clean): string[] {
+function detailLines(report: CommandReport): string[] {
   const details: string[] = [];
   if (report.revision?.statusMessage) {
-    details.push(`**Server message:** ${clean(report.revision.statusMessage, MAX_DETAIL)}`);
-  }
-  if (report.revision?.supersededBy) {
     details.push(
-      `**Superseded by:** ${inlineCode(truncate(report.revision.supersededBy, MAX_SHORT))}`,
+      `**Server message:** ${shared.escapedText(report.revision.statusMessage, MAX_DETAIL)}`,
     );
   }
+  if (report.revision?.supersededBy) {
+    details.push(`**Superseded by:** ${shared.codeSpan(report.revision.supersededBy, MAX_SHORT)}`);
+  }
   if (report.failureLog?.lines) {
-    const what = report.failureLog.kind === 'build' ? 'Build log' : 'Deploy log';
-    const lines = report.failureLog.lines
-      .slice(-MAX_LOG_LINES)
-      .map((line) => truncate(line, MAX_LOG_LINE));
+    const what = shared.failureLogTitle(report.failureLog.kind);
+    const lines = shared.lastLines(report.failureLog.lines, MAX_LOG_LINES, MAX_LOG_LINE);
     // Collapsed: the comment stays short; the lines are one click away.
     details.push(
       `<details><summary>${what} (last ${lines.length} lines)</summary>\n\n${codeBlock(lines)}\n\n</details>`,
@@ -129,14 +115,16 @@ function detailLines(report: CommandReport, clean: Clean): string[] {
   }
   if (report.attempts && report.attempts.length > 0) details.push(attemptsDetail(report.attempts));
   if (report.smokeTest) {
-    const error = report.smokeTest.error ? `: ${clean(report.smokeTest.error, MAX_DETAIL)}` : '';
+    const error = report.smokeTest.error
+      ? `: ${shared.escapedText(report.smokeTest.error, MAX_DETAIL)}`
+      : '';
     details.push(`**Smoke test:** ${report.smokeTest.result}${error}`);
   }
   if (report.reason) {
-    details.push(`**Reason:** ${escapeMarkdownLines(truncate(report.reason, MAX_DETAIL))}`);
+    details.push(`**Reason:** ${shared.escapedLines(report.reason, MAX_DETAIL)}`);
   }
   if (report.nextStep) {
-    details.push(`**Next step:** ${escapeMarkdownLines(truncate(report.nextStep, MAX_DETAIL))}`);
+    details.push(`**Next step:** ${shared.escapedLines(report.nextStep, MAX_DETAIL)}`);
   }
   // Each detail is its own paragraph.
   return details.flatMap((detail) => ['', detail]);
@@ -148,11 +136,8 @@ const MAX_ATTEMPT_LOG_LINES = 5;
 /** deploy-retries: one item per attempt, its status, and the end of its log collapsed. */
 function attemptsDetail(attempts: readonly DeployAttempt[]): string {
   const items = attempts.map((attempt, index) => {
-    const redeploy = attemptOrigin(attempt, (id) => inlineCode(truncate(id, MAX_SHORT)));
-    const item = `${index + 1}. ${inlineCode(truncate(attempt.revisionId, MAX_SHORT))}${redeploy} ${inlineCode(truncate(attempt.status, MAX_SHORT))}`;
-    const tail = (attempt.logTail ?? [])
-      .slice(-MAX_ATTEMPT_LOG_LINES)
-      .map((line) => truncate(line, MAX_LOG_LINE));
+    const item = `${index + 1}. ${shared.attemptText(attempt, MAX_SHORT)}`;
+    const tail = shared.lastLines(attempt.logTail, MAX_ATTEMPT_LOG_LINES, MAX_LOG_LINE);
     if (tail.length === 0) return item;
     // Indented under its item, collapsed: the comment stays short.
     const block = `<details><summary>Log (last ${tail.length} lines)</summary>\n\n${codeBlock(tail)}\n\n</details>`;

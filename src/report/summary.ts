@@ -11,9 +11,6 @@ import { PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { formatDuration } from '../settings/durations.ts';
 import {
   codeBlock,
-  escapeMarkdown,
-  escapeMarkdownLines,
-  inlineCode,
   isLinkableUrl,
   link,
   rawMarkdown,
@@ -21,6 +18,7 @@ import {
   table,
   truncate,
 } from './markdown.ts';
+import * as shared from './markdown-parts.ts';
 import { formatTimeline } from './timeline.ts';
 import type {
   CommandReport,
@@ -31,7 +29,7 @@ import type {
   RollbackReport,
   SmokeTestReport,
 } from './types.ts';
-import { attemptOrigin, OUTCOME_EMOJI } from './types.ts';
+import { OUTCOME_EMOJI } from './types.ts';
 
 /** Longest text shown, in code points, per kind of field. */
 export const SUMMARY_LIMITS = {
@@ -54,16 +52,14 @@ export const SUMMARY_LIMITS = {
   attemptLogLines: 5,
 } as const;
 
-/** Server text for a paragraph: truncated, escaped. */
+/** Server text for a paragraph: cut, escaped. */
 const text = (value: string, max: number = SUMMARY_LIMITS.short): string =>
-  escapeMarkdown(truncate(value, max));
-/** The same, keeping each line on a line of its own (lists of problems, message and advice). */
-const lines = (value: string, max: number): string => escapeMarkdownLines(truncate(value, max));
-/** Server text for a table cell: truncated; `table` escapes string cells itself. */
+  shared.escapedText(value, max);
+/** Server text for a table cell: cut; `table` escapes string cells itself. */
 const cellText = (value: string, max: number = SUMMARY_LIMITS.short): TableCell =>
   truncate(value, max);
 const code = (value: string, max: number = SUMMARY_LIMITS.short): TableCell =>
-  rawMarkdown(inlineCode(truncate(value, max)));
+  shared.codeCell(value, max);
 
 /** How the heading finishes the sentence "<command> ...". */
 const OUTCOME_HEADING: Record<Outcome, string> = {
@@ -78,7 +74,7 @@ const OUTCOME_HEADING: Record<Outcome, string> = {
 export function renderSummary(report: CommandReport): string {
   const sections = [
     heading(report),
-    escapeMarkdown(truncate(report.headline, SUMMARY_LIMITS.headline)),
+    shared.escapedText(report.headline, SUMMARY_LIMITS.headline),
     explanation(report),
     noticesSection(report),
     failureLogSection(report),
@@ -98,7 +94,7 @@ export function renderSummary(report: CommandReport): string {
 function heading(report: CommandReport): string {
   const emoji = OUTCOME_EMOJI[report.outcome] ?? '❔';
   const label = OUTCOME_HEADING[report.outcome] ?? '';
-  return `## ${emoji} ${escapeMarkdown(truncate(report.command, SUMMARY_LIMITS.short))} ${label}`;
+  return `## ${emoji} ${text(report.command)} ${label}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,13 +105,11 @@ function heading(report: CommandReport): string {
 function failureLogSection(report: CommandReport): string {
   const failureLog = report.failureLog;
   if (!failureLog) return '';
-  const what = failureLog.kind === 'build' ? 'Build log' : 'Deploy log';
+  const what = shared.failureLogTitle(failureLog.kind);
   if (failureLog.lines === undefined) {
     return `### ${what}\n\n${text(`Not available: ${failureLog.unavailable ?? 'unknown reason'}.`, SUMMARY_LIMITS.reason)}`;
   }
-  const lines = failureLog.lines
-    .slice(-SUMMARY_LIMITS.logLines)
-    .map((line) => truncate(line, SUMMARY_LIMITS.logLine));
+  const lines = shared.lastLines(failureLog.lines, SUMMARY_LIMITS.logLines, SUMMARY_LIMITS.logLine);
   return `### ${what} (last ${lines.length} lines)\n\n${codeBlock(lines)}`;
 }
 
@@ -132,10 +126,12 @@ function explanation(report: CommandReport): string {
   const parts: string[] = [];
   if (report.reason) {
     const title = REASON_HEADING[report.outcome] ?? 'Note';
-    parts.push(`### ${title}\n\n${lines(report.reason, SUMMARY_LIMITS.reason)}`);
+    parts.push(`### ${title}\n\n${shared.escapedLines(report.reason, SUMMARY_LIMITS.reason)}`);
   }
   if (report.nextStep) {
-    parts.push(`### What to do\n\n${lines(report.nextStep, SUMMARY_LIMITS.nextStep)}`);
+    parts.push(
+      `### What to do\n\n${shared.escapedLines(report.nextStep, SUMMARY_LIMITS.nextStep)}`,
+    );
   }
   return parts.join('\n\n');
 }
@@ -145,7 +141,7 @@ function noticesSection({ notices }: CommandReport): string {
   if (!notices || notices.length === 0) return '';
   const shown = notices.slice(0, SUMMARY_LIMITS.notices).map((notice) => {
     const mark = notice.level === 'warning' ? '⚠️' : 'ℹ️';
-    return `${mark} ${lines(notice.message, SUMMARY_LIMITS.reason)}`;
+    return `${mark} ${shared.escapedLines(notice.message, SUMMARY_LIMITS.reason)}`;
   });
   const more = notices.length - shown.length;
   const tail = more > 0 ? `\n\n… and ${more} more (see the log).` : '';
@@ -188,7 +184,7 @@ function deploymentFacts({ deployment, revision }: CommandReport): TableCell[][]
   const rows: TableCell[][] = [
     [
       'Deployment',
-      rawMarkdown(`${text(deployment.name)} (${inlineCode(truncate(deployment.id, 100))})`),
+      rawMarkdown(`${text(deployment.name)} (${shared.codeSpan(deployment.id, 100)})`),
     ],
   ];
   if (deployment.url) rows.push(['URL', urlCell(deployment.url)]);
@@ -215,7 +211,7 @@ function revisionRoles({ deployment, revision }: CommandReport): string {
 
 function revisionFacts({ revision }: CommandReport, roles: string): TableCell[][] {
   if (!revision) return [];
-  const id = inlineCode(truncate(revision.id, SUMMARY_LIMITS.short));
+  const id = shared.codeSpan(revision.id, SUMMARY_LIMITS.short);
   const rows: TableCell[][] = [
     ['Revision', rawMarkdown(roles ? `${id} (${roles})` : id)],
     ['Revision status', code(revision.status)],
@@ -233,7 +229,7 @@ function revisionFacts({ revision }: CommandReport, roles: string): TableCell[][
 /** A link for an http(s) URL; anything else is shown as code, never linked. */
 function urlCell(url: string): TableCell {
   if (!isLinkableUrl(url)) return code(url, SUMMARY_LIMITS.url);
-  return rawMarkdown(link(truncate(url, SUMMARY_LIMITS.url), url));
+  return shared.linkCell(url, SUMMARY_LIMITS.url);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,12 +245,13 @@ function timelineSection({ timeline, attempts }: CommandReport): string {
 /** deploy-retries: each attempt, its statuses and the end of its log (the reason last). */
 function attemptsSection(attempts: readonly DeployAttempt[]): string {
   const parts = attempts.map((attempt, index) => {
-    const redeploy = attemptOrigin(attempt, (id) => inlineCode(truncate(id, SUMMARY_LIMITS.short)));
-    const heading = `#### Attempt ${index + 1}: revision ${inlineCode(truncate(attempt.revisionId, SUMMARY_LIMITS.short))}${redeploy} ${inlineCode(truncate(attempt.status, SUMMARY_LIMITS.short))}`;
+    const heading = `#### Attempt ${index + 1}: revision ${shared.attemptText(attempt, SUMMARY_LIMITS.short)}`;
     const timeline = attempt.timeline.length > 0 ? `\n\n${formatTimeline(attempt.timeline)}` : '';
-    const tail = (attempt.logTail ?? [])
-      .slice(-SUMMARY_LIMITS.attemptLogLines)
-      .map((line) => truncate(line, SUMMARY_LIMITS.logLine));
+    const tail = shared.lastLines(
+      attempt.logTail,
+      SUMMARY_LIMITS.attemptLogLines,
+      SUMMARY_LIMITS.logLine,
+    );
     const log = tail.length > 0 ? `\n\nLog (last ${tail.length} lines):\n\n${codeBlock(tail)}` : '';
     return `${heading}${timeline}${log}`;
   });
@@ -285,9 +282,7 @@ function changesSection(report: CommandReport): string {
 /** Secrets sent again are not changes (their server values are unknown), but they are sent. */
 function resentSecretsNote(names: readonly string[] | undefined, planned: boolean): string {
   if (!names || names.length === 0) return '';
-  const shown = names
-    .slice(0, SUMMARY_LIMITS.changes)
-    .map((name) => inlineCode(truncate(name, 100)));
+  const shown = names.slice(0, SUMMARY_LIMITS.changes).map((name) => shared.codeSpan(name, 100));
   const more = names.length - shown.length;
   const list = `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
   const verb = planned ? 'would be sent again' : 'were sent again';
@@ -376,11 +371,10 @@ function authenticationSection(report: CommandReport): string {
     lines.push(
       isLinkableUrl(url)
         ? `Open this link to finish signing in: ${link(truncate(url, SUMMARY_LIMITS.url), url)}`
-        : `The server sent a sign-in address that is not an http(s) URL, so it is not linked: ${inlineCode(truncate(url, SUMMARY_LIMITS.url))}`,
+        : `The server sent a sign-in address that is not an http(s) URL, so it is not linked: ${shared.codeSpan(url, SUMMARY_LIMITS.url)}`,
     );
   }
-  if (report.authId)
-    lines.push(`Flow id: ${inlineCode(truncate(report.authId, SUMMARY_LIMITS.short))}`);
+  if (report.authId) lines.push(`Flow id: ${shared.codeSpan(report.authId, SUMMARY_LIMITS.short)}`);
   return lines.join('\n\n');
 }
 
@@ -395,7 +389,7 @@ function listenerSection({ listener }: CommandReport): string {
 function namespacesCell(namespaces: readonly string[]): TableCell {
   if (namespaces.length === 0) return '(none)';
   const shown = namespaces.slice(0, SUMMARY_LIMITS.namespaces);
-  const codes = shown.map((namespace) => inlineCode(truncate(namespace, SUMMARY_LIMITS.short)));
+  const codes = shown.map((namespace) => shared.codeSpan(namespace, SUMMARY_LIMITS.short));
   const more = namespaces.length - shown.length;
   return rawMarkdown(`${codes.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
 }
@@ -412,7 +406,7 @@ const PRUNE_RESULT: Record<NonNullable<PruneEntry['result']>, string> = {
 
 function pruneSection({ prune }: CommandReport): string {
   if (!prune) return '';
-  const intro = `Deployments named ${inlineCode(truncate(`${prune.namePrefix}*`, SUMMARY_LIMITS.short))}, max-age ${escapeMarkdown(truncate(prune.maxAge, SUMMARY_LIMITS.short))}.`;
+  const intro = `Deployments named ${shared.codeSpan(`${prune.namePrefix}*`, SUMMARY_LIMITS.short)}, max-age ${text(prune.maxAge)}.`;
   if (prune.entries.length === 0)
     return `### Prune
 
