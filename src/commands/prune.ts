@@ -10,18 +10,75 @@
 
 import { messageOf } from '../api/errors.ts';
 import { hasName, type NamedDeployment } from '../api/schemas.ts';
-import type { PruneEntry, PruneReport } from '../report/types.ts';
-import { type PullRequestReading, planPrune, pullRequestNumberOf } from '../rules/prune-plan.ts';
+import type { ComposedReport, PruneEntry, PruneReport } from '../report/types.ts';
+import {
+  type PruneCandidate,
+  type PullRequestReading,
+  planPrune,
+  pullRequestNumberOf,
+} from '../rules/prune-plan.ts';
 import { formatDuration } from '../settings/durations.ts';
-import type { CommandContext } from './steps/command-context.ts';
+import type { Settings } from '../settings/inputs.ts';
+import { type CommandContext, type Ending, endedBy } from './steps/command-context.ts';
 import { DELETE_UNSUPPORTED, pollUntilGone, requestDeletion } from './steps/delete-deployment.ts';
 
-export async function prune(ctx: CommandContext): Promise<void> {
-  const { settings, client, log, report } = ctx;
+/** What became of one preview prune meant to delete. */
+type PruneResult = Required<Pick<PruneEntry, 'result'>> & Pick<PruneEntry, 'error'>;
+
+/** What the prune learnt so far: its report is composed from this alone. */
+interface Pruning {
+  /** Every deployment of the prefix with its decision; absent until planned. */
+  plan?: PruneCandidate[];
+  /** What became of each preview to delete, by id, as it happened. */
+  results: Map<string, PruneResult>;
+  /** The job was cancelled by the time the prune ended. */
+  cancelled?: boolean;
+}
+
+/** The inputs the prune's report reads. */
+type PruneAsked = Pick<Settings, 'dryRun' | 'waitTimeoutMs'> & {
+  prune: Pick<PruneOptions, 'namePrefix' | 'maxAge'>;
+};
+
+type PruneOptions = NonNullable<Settings['prune']>;
+
+export async function prune(ctx: CommandContext): Promise<ComposedReport> {
+  const { settings } = ctx;
   const options = settings.prune;
   if (options === undefined) throw new Error("unreachable: 'prune' settings missing");
-  const { namePrefix } = options;
+  const asked = { ...settings, prune: options };
+  const done: Pruning = { results: new Map() };
+  try {
+    done.plan = await planPreviews(ctx, options);
+    if (settings.dryRun) return composePrune(asked, done);
+    const doomed = done.plan.filter((entry) => entry.decision === 'prune');
+    for (const entry of doomed) {
+      if (ctx.signal.aborted) {
+        done.results.set(entry.id, { result: 'skipped' });
+        continue;
+      }
+      done.results.set(
+        entry.id,
+        await ctx.log.group(`Deleting ${entry.name} (${entry.why})`, () => deleteOne(ctx, entry)),
+      );
+    }
+    if (settings.wait) {
+      const deleted = doomed.filter((entry) => done.results.get(entry.id)?.result === 'deleted');
+      await waitForAll(ctx, deleted, (entry) =>
+        done.results.set(entry.id, { result: 'awaiting-delete' }),
+      );
+    }
+    done.cancelled = ctx.signal.aborted;
+    return composePrune(asked, done);
+  } catch (error) {
+    return composePrune(asked, done, ctx.ending(error));
+  }
+}
 
+/** Every deployment of the prefix, with its decision and why, as the log tells it. */
+async function planPreviews(ctx: CommandContext, options: PruneOptions): Promise<PruneCandidate[]> {
+  const { settings, client, log } = ctx;
+  const { namePrefix } = options;
   const deployments = await log.group(`Listing deployments named ${namePrefix}*`, async () => {
     const found: NamedDeployment[] = [];
     // Every page first: deleting while walking the pages would shift the offsets.
@@ -48,46 +105,17 @@ export async function prune(ctx: CommandContext): Promise<void> {
     ...(pullRequests.open ? { openPullRequests: pullRequests.open } : {}),
     ...(settings.github.environment ? { environmentPrefix: settings.github.environment } : {}),
   });
-  const prune: PruneReport = {
-    namePrefix,
-    maxAge: options.maxAge,
-    dryRun: settings.dryRun,
-    entries: plan.map((candidate) => ({ ...candidate })),
-  };
-  report.prune = prune;
-  for (const entry of prune.entries) {
+  for (const entry of plan) {
     log.info(`${entry.decision === 'prune' ? 'prune' : 'keep '} ${entry.name}: ${entry.why}`);
   }
-  const unjudged = prune.entries.filter((entry) => entry.unreadable);
+  const unjudged = plan.filter((entry) => entry.unreadable);
   if (unjudged.length > 0) {
     log.warning(
       `Kept ${unjudged.length} preview(s) whose pull request GitHub did not tell: ${unjudged.map((entry) => `${entry.name} (#${entry.pullRequest})`).join(', ')}. Run the prune again later to judge them.`,
     );
   }
-  warnNotFound(ctx, prune.entries, pullRequests.openUnreadable);
-  const doomed = prune.entries.filter((entry) => entry.decision === 'prune');
-  const kept = prune.entries.length - doomed.length;
-
-  if (settings.dryRun) {
-    report.outcome = 'planned';
-    report.plan = {
-      action: 'prune',
-      prune: doomed.map((entry) => entry.name),
-      keep: prune.entries.filter((entry) => entry.decision === 'keep').map((entry) => entry.name),
-    };
-    report.headline = `Dry run: would prune ${doomed.length} and keep ${kept} of the deployments named ${namePrefix}*`;
-    return;
-  }
-
-  for (const entry of doomed) {
-    if (ctx.signal.aborted) {
-      entry.result = 'skipped';
-      continue;
-    }
-    await log.group(`Deleting ${entry.name} (${entry.why})`, () => deleteOne(ctx, entry));
-  }
-  if (settings.wait) await waitForAll(ctx, doomed);
-  finish(ctx, doomed, kept);
+  warnNotFound(ctx, plan, pullRequests.openUnreadable);
+  return plan;
 }
 
 /**
@@ -96,7 +124,7 @@ export async function prune(ctx: CommandContext): Promise<void> {
  */
 function warnNotFound(
   ctx: CommandContext,
-  entries: readonly PruneEntry[],
+  entries: readonly PruneCandidate[],
   listFailure: string | undefined,
 ): void {
   const kept = entries.filter((entry) => entry.notFound);
@@ -154,24 +182,28 @@ async function readPullRequests(
  * The DELETE of one preview, as `command: delete` sends it. A preview gone since the list was
  * read counts as deleted (the 404 rule), as `ignore-not-found` would have it.
  */
-async function deleteOne(ctx: CommandContext, entry: PruneEntry): Promise<void> {
+async function deleteOne(ctx: CommandContext, entry: PruneCandidate): Promise<PruneResult> {
+  let error: string;
   try {
     const answer = await requestDeletion(ctx, entry.id, ctx.settings.deleteTracingProject);
-    if (answer === 'accepted') {
-      entry.result = 'deleted';
-      return;
-    }
-    entry.error = `${DELETE_UNSUPPORTED.reason} ${DELETE_UNSUPPORTED.nextStep}`;
-  } catch (error) {
-    entry.error = messageOf(error);
+    if (answer === 'accepted') return { result: 'deleted' };
+    error = `${DELETE_UNSUPPORTED.reason} ${DELETE_UNSUPPORTED.nextStep}`;
+  } catch (failure) {
+    error = messageOf(failure);
   }
-  entry.result = 'failed';
-  ctx.log.warning(`${entry.name} was not deleted: ${entry.error}`);
+  ctx.log.warning(`${entry.name} was not deleted: ${error}`);
+  return { result: 'failed', error };
 }
 
-/** One deadline for every preview: the server deletes them side by side. */
-async function waitForAll(ctx: CommandContext, doomed: readonly PruneEntry[]): Promise<void> {
-  const deleted = doomed.filter((entry) => entry.result === 'deleted');
+/**
+ * One deadline for every preview: the server deletes them side by side. `stillThere` is told
+ * each one the wait ended before it was gone.
+ */
+async function waitForAll(
+  ctx: CommandContext,
+  deleted: readonly PruneCandidate[],
+  stillThere: (entry: PruneCandidate) => void,
+): Promise<void> {
   if (deleted.length === 0) return;
   const deadline = ctx.clock.now() + ctx.settings.waitTimeoutMs;
   await ctx.log.group(`Waiting until ${deleted.length} deployment(s) are gone`, async () => {
@@ -179,37 +211,82 @@ async function waitForAll(ctx: CommandContext, doomed: readonly PruneEntry[]): P
       const waitTimeoutMs = Math.max(0, deadline - ctx.clock.now());
       const outcome = await pollUntilGone(ctx, entry.id, waitTimeoutMs);
       if (outcome.kind === 'error') throw outcome.error;
-      if (outcome.kind !== 'done') entry.result = 'awaiting-delete';
+      if (outcome.kind !== 'done') stillThere(entry);
       if (ctx.signal.aborted) return;
     }
   });
 }
 
-function finish(ctx: CommandContext, doomed: readonly PruneEntry[], kept: number): void {
-  const { report, settings } = ctx;
-  const done = doomed.filter((entry) => entry.result === 'deleted');
-  const failed = doomed.filter((entry) => entry.result === 'failed');
-  const waiting = doomed.filter((entry) => entry.result === 'awaiting-delete');
-  const skipped = doomed.filter((entry) => entry.result === 'skipped');
-  const prefix = settings.prune?.namePrefix ?? '';
-  report.headline = `Pruned ${done.length} and kept ${kept} of the deployments named ${prefix}*`;
-  if (ctx.signal.aborted) {
-    report.outcome = 'cancelled';
-    report.reason = `The job was cancelled during the prune. Deletion accepted (it goes on on the server): ${names(doomed.filter((entry) => entry.result === 'deleted' || entry.result === 'awaiting-delete'))}. Not started: ${names(skipped)}.`;
-    report.nextStep = 'Run the prune again: what is already gone is no longer listed.';
-  } else if (failed.length > 0) {
-    report.outcome = 'failure';
-    report.reason = `${failed.length} of ${doomed.length} deployment(s) could not be deleted: ${failed.map((entry) => `${entry.name} (${entry.error})`).join('; ')}`;
-    report.nextStep =
-      'The others were deleted. Fix the cause above and run the prune again; it picks up what is left.';
-  } else if (waiting.length > 0) {
-    report.outcome = 'timeout';
-    report.reason = `Still AWAITING_DELETE after ${formatDuration(settings.waitTimeoutMs)}: ${names(waiting)}.`;
-    report.nextStep =
-      "The deletions go on on the server: check later with 'command: status', or raise 'wait-timeout'.";
-  } else {
-    report.outcome = 'success';
+/**
+ * Every line of the prune's report, from what it learnt; `ending` when an error stopped it (the
+ * report so far, ended as main.ts tells).
+ */
+function composePrune(asked: PruneAsked, done: Pruning, ending?: Ending): ComposedReport {
+  const { namePrefix } = asked.prune;
+  if (done.plan === undefined) {
+    const nothingYet: ComposedReport = { outcome: 'failure', headline: '' };
+    return ending === undefined ? nothingYet : endedBy(nothingYet, ending);
   }
+  const entries: PruneEntry[] = done.plan.map((candidate) => ({
+    ...candidate,
+    ...done.results.get(candidate.id),
+  }));
+  const prune: PruneReport = {
+    namePrefix,
+    maxAge: asked.prune.maxAge,
+    dryRun: asked.dryRun,
+    entries,
+  };
+  const doomed = entries.filter((entry) => entry.decision === 'prune');
+  const kept = entries.filter((entry) => entry.decision === 'keep');
+  if (ending !== undefined) return endedBy({ outcome: 'failure', headline: '', prune }, ending);
+  if (asked.dryRun) {
+    return {
+      outcome: 'planned',
+      prune,
+      plan: {
+        action: 'prune',
+        prune: doomed.map((entry) => entry.name),
+        keep: kept.map((entry) => entry.name),
+      },
+      headline: `Dry run: would prune ${doomed.length} and keep ${kept.length} of the deployments named ${namePrefix}*`,
+    };
+  }
+  const endedAs = (...results: PruneEntry['result'][]): PruneEntry[] =>
+    doomed.filter((entry) => results.includes(entry.result));
+  const headline = `Pruned ${endedAs('deleted').length} and kept ${kept.length} of the deployments named ${namePrefix}*`;
+  const failed = endedAs('failed');
+  const waiting = endedAs('awaiting-delete');
+  if (done.cancelled) {
+    return {
+      outcome: 'cancelled',
+      prune,
+      headline,
+      reason: `The job was cancelled during the prune. Deletion accepted (it goes on on the server): ${names(endedAs('deleted', 'awaiting-delete'))}. Not started: ${names(endedAs('skipped'))}.`,
+      nextStep: 'Run the prune again: what is already gone is no longer listed.',
+    };
+  }
+  if (failed.length > 0) {
+    return {
+      outcome: 'failure',
+      prune,
+      headline,
+      reason: `${failed.length} of ${doomed.length} deployment(s) could not be deleted: ${failed.map((entry) => `${entry.name} (${entry.error})`).join('; ')}`,
+      nextStep:
+        'The others were deleted. Fix the cause above and run the prune again; it picks up what is left.',
+    };
+  }
+  if (waiting.length > 0) {
+    return {
+      outcome: 'timeout',
+      prune,
+      headline,
+      reason: `Still AWAITING_DELETE after ${formatDuration(asked.waitTimeoutMs)}: ${names(waiting)}.`,
+      nextStep:
+        "The deletions go on on the server: check later with 'command: status', or raise 'wait-timeout'.",
+    };
+  }
+  return { outcome: 'success', prune, headline };
 }
 
 function names(entries: readonly PruneEntry[]): string {

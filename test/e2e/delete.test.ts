@@ -250,3 +250,58 @@ describe('delete', () => {
     expectCleanRun(run, server);
   });
 });
+
+describe('delete, cancelled', () => {
+  it('during the DELETE: names the deployment whose deletion may have reached the server', async () => {
+    const server = await start({ deleteAfterMs: 60_000 });
+    const deployment = await deployedDeployment(server);
+    const path = `/v2/deployments/${deployment.id}`;
+    server.inject({ method: 'DELETE', path, kind: 'commit-then-slow', delayMs: 60_000 });
+
+    const run = await runAction({
+      inputs: deleteInputs(server),
+      signal: {
+        name: 'SIGTERM',
+        when: () => server.requests.some((r) => r.method === 'DELETE' && r.path === path),
+      },
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(theError(run)).toContain(
+      `the deletion of deployment agent (${deployment.id}) was in flight: it may have reached the server`,
+    );
+    expect(run.outputs['deployment-id']).toBe(deployment.id);
+    expectCleanRun(run, server);
+  });
+
+  it('during the wait: says the deployment was deleted before the cancellation', async () => {
+    const server = await start({ deleteAfterMs: 60_000 });
+    const deployment = await deployedDeployment(server);
+    const path = `/v2/deployments/${deployment.id}`;
+
+    const run = await runAction({
+      inputs: deleteInputs(server, { 'poll-interval': '50ms' }),
+      // A read after the DELETE was answered: the wait has begun.
+      signal: {
+        name: 'SIGTERM',
+        when: () => {
+          const deleted = server.requests.findIndex((r) => r.method === 'DELETE');
+          return (
+            deleted !== -1 &&
+            server.requests.slice(deleted).some((r) => r.method === 'GET' && r.path === path)
+          );
+        },
+      },
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain(
+      `Cancellation received (SIGTERM): stopping; deployment agent (${deployment.id}) was deleted before the cancellation.`,
+    );
+    expect(theError(run)).toContain(
+      `The job was cancelled while deployment ${deployment.id} was AWAITING_DELETE; the deletion goes on on the server.`,
+    );
+    expect(run.outputs['deployment-status']).toBe('AWAITING_DELETE');
+    expectCleanRun(run, server);
+  });
+});

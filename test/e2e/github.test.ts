@@ -6,20 +6,11 @@
  * process with the client's timings fast: test/integration/github-reporting-run.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { FAKE_GITHUB_TOKEN } from '../support/github-double.ts';
 import { HEAD_SHA, pullRequestRunPerTest } from '../support/pull-request-run.ts';
-import { type ActionRun, findLeaks, runAction } from '../support/run-action.ts';
-import { ALL_SECRETS } from './helpers.ts';
+import { runAction } from '../support/run-action.ts';
 
 const pr = pullRequestRunPerTest();
-const { pullRequestEnv, previewInputs, commentBodies } = pr;
-
-function expectNothingLeaked(run: ActionRun): void {
-  expect(findLeaks(run, [...ALL_SECRETS, FAKE_GITHUB_TOKEN])).toEqual([]);
-  for (const body of commentBodies()) {
-    for (const secret of [...ALL_SECRETS, FAKE_GITHUB_TOKEN]) expect(body).not.toContain(secret);
-  }
-}
+const { pullRequestEnv, previewInputs, commentBodies, expectNothingLeaked } = pr;
 
 describe('GitHub reporting on a pull request', () => {
   it('keeps one sticky comment per deployment, created then updated', async () => {

@@ -7,21 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import '../support/leak-scan.ts';
-import { ALL_SECRETS } from '../e2e/helpers.ts';
-import { FAKE_GITHUB_TOKEN } from '../support/github-double.ts';
 import { HEAD_SHA, PR_NUMBER, pullRequestRunPerTest } from '../support/pull-request-run.ts';
-import { type ActionRun, findLeaks } from '../support/run-action.ts';
 import { runInProcess } from '../support/run-in-process.ts';
 
 const pr = pullRequestRunPerTest();
-const { pullRequestEnv, previewInputs, commentBodies } = pr;
-
-function expectNothingLeaked(run: ActionRun): void {
-  expect(findLeaks(run, [...ALL_SECRETS, FAKE_GITHUB_TOKEN])).toEqual([]);
-  for (const body of commentBodies()) {
-    for (const secret of [...ALL_SECRETS, FAKE_GITHUB_TOKEN]) expect(body).not.toContain(secret);
-  }
-}
+const { pullRequestEnv, previewInputs, commentBodies, expectNothingLeaked } = pr;
 
 describe('GitHub reporting on a pull request', () => {
   it('shows each deploy-retries attempt in the comment, the failed one with the end of its log', async () => {

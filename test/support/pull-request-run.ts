@@ -8,10 +8,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
-import { API_KEY, deployInputs, ENV } from '../e2e/helpers.ts';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { ALL_SECRETS, API_KEY, deployInputs, ENV } from '../e2e/helpers.ts';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
 import { FAKE_GITHUB_TOKEN, type GitHubDouble, startGitHubDouble } from './github-double.ts';
+import { type ActionRun, findLeaks } from './run-action.ts';
 
 export const PR_NUMBER = 12;
 export const HEAD_SHA = 'feedfacefeedfacefeedfacefeedfacefeedface';
@@ -25,6 +26,8 @@ export interface PullRequestRun {
   previewInputs(extra?: Record<string, string>): Record<string, string>;
   /** The bodies of the pull request's comments. */
   commentBodies(): string[];
+  /** No secret of the e2e inputs, nor the token, in what the run wrote or in a comment. */
+  expectNothingLeaked(run: ActionRun): void;
 }
 
 /** A fresh emulator, GitHub double and event folder for each test of the file. */
@@ -48,6 +51,10 @@ export function pullRequestRunPerTest(): PullRequestRun {
     if (value === undefined) throw new Error('used outside a test');
     return value;
   };
+  const commentBodies = () =>
+    started(github)
+      .comments(PR_NUMBER)
+      .map((comment) => comment.body);
   return {
     get emulator() {
       return started(emulator);
@@ -94,9 +101,13 @@ export function pullRequestRunPerTest(): PullRequestRun {
         'github-environment': `preview-pr-${PR_NUMBER}`,
         ...extra,
       }),
-    commentBodies: () =>
-      started(github)
-        .comments(PR_NUMBER)
-        .map((comment) => comment.body),
+    commentBodies,
+    expectNothingLeaked: (run) => {
+      expect(findLeaks(run, [...ALL_SECRETS, FAKE_GITHUB_TOKEN])).toEqual([]);
+      for (const body of commentBodies()) {
+        for (const secret of [...ALL_SECRETS, FAKE_GITHUB_TOKEN])
+          expect(body).not.toContain(secret);
+      }
+    },
   };
 }

@@ -241,6 +241,60 @@ describe('the import graph of src/', () => {
   });
 });
 
+/** A write to a field of a report: the measure of issue #29.1. */
+const REPORT_FIELD_WRITE =
+  /\breport\.[A-Za-z_.]+\s*(=[^=]|\+=|\?\?=)|\breport\.[A-Za-z_.]+\.push\(/;
+const HEADLINE_APPENDED = /\bheadline\s*\+=/;
+/** A step that takes or reads a report, or imports its type. */
+const REPORT_TAKEN = /\bCommandReport\b|['"]report['"]|\.report\b|\breport\s*[:,)]/;
+
+/** The code of a file, comments taken out (a comment may well speak of "the report"). */
+function codeOf(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+const filesMatching = (pattern: RegExp, files: readonly string[] = FILES): string[] =>
+  files.filter((file) => pattern.test(codeOf(readSrc(file)))).sort();
+
+const STEPS = FILES.filter((file) => dirname(file) === 'commands/steps');
+
+/** Every command: one file per `command:` value. */
+const COMMANDS = FILES.filter((file) => dirname(file) === 'commands');
+
+describe('how a command reports (steps return, commands decide: docs/architecture.md)', () => {
+  it('report fields are written in at most 3 files of src/, no headline is appended to, and no step takes a report', () => {
+    expect(filesMatching(REPORT_FIELD_WRITE).length).toBeLessThanOrEqual(3);
+    expect(filesMatching(HEADLINE_APPENDED)).toEqual([]);
+    expect(filesMatching(REPORT_TAKEN, STEPS)).toEqual([]);
+  });
+
+  it('no command or step writes a report field: each command composes its report whole', () => {
+    expect(COMMANDS).toHaveLength(7);
+    expect(filesMatching(REPORT_FIELD_WRITE, [...COMMANDS, ...STEPS])).toEqual([]);
+  });
+
+  it('each command returns its report, composed in one function of its file', () => {
+    for (const file of COMMANDS) {
+      const code = codeOf(readSrc(file));
+      expect(code, file).toMatch(/Promise<ComposedReport>/);
+      expect(code.match(/^(?:export )?function compose[A-Z]\w*\(/gm), file).toHaveLength(1);
+    }
+  });
+
+  it('finds a report field written, a headline appended to and a step taking a report (the checks can fail)', () => {
+    const writes = (code: string): boolean => REPORT_FIELD_WRITE.test(codeOf(code));
+    expect(writes("report.outcome = 'failure';")).toBe(true);
+    expect(writes('ctx.report.deployment ??= found;')).toBe(true);
+    expect(writes("report.notices.push({ level: 'notice', message });")).toBe(true);
+    expect(writes("if (report.outcome === 'failure') return;")).toBe(false);
+    expect(writes('// the report.outcome = ... of old')).toBe(false);
+    expect(HEADLINE_APPENDED.test("report.headline += '; rolled back';")).toBe(true);
+    expect(REPORT_TAKEN.test("step: Pick<CommandContext, 'client' | 'report'>")).toBe(true);
+    expect(REPORT_TAKEN.test('function record(report: CommandReport): void {')).toBe(true);
+    expect(REPORT_TAKEN.test('return { smokeTest: smokeTestReport };')).toBe(false);
+  });
+});
+
 /**
  * The read path: the files a revision read of a wait passes through, from the poll loop to
  * undici, in the order of the calls (docs/architecture.md, "The path of one deploy"). Helpers

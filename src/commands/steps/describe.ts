@@ -3,18 +3,15 @@
  * pure conversions that the commands' compose functions call.
  */
 import { type Deployment, displayName, type Listener, type Revision } from '../../api/schemas.ts';
-import type {
-  CommandReport,
-  DeploymentReport,
-  ListenerReport,
-  RevisionReport,
-} from '../../report/types.ts';
+import type { DeploymentReport, ListenerReport, RevisionReport } from '../../report/types.ts';
 
-/** The deployment as the report shows it, and as the `result` output (secret values dropped). */
-export function describeDeployment(deployment: Deployment): {
+/** A deployment as the report shows it: its fields, and the `result` output (no secret value). */
+export interface DescribedDeployment {
   deployment: DeploymentReport;
   result: Record<string, unknown>;
-} {
+}
+
+export function describeDeployment(deployment: Deployment): DescribedDeployment {
   const url = deployment.source_config?.custom_url ?? undefined;
   return {
     deployment: {
@@ -65,9 +62,4 @@ function withoutSecretValues(deployment: Deployment): Record<string, unknown> {
     copy.secrets = (copy.secrets as { name?: unknown }[]).map((secret) => ({ name: secret.name }));
   }
   return copy;
-}
-
-/** Transition (#29.1): a command not yet composing its report (delete) copies into it. */
-export function recordDeployment(report: CommandReport, deployment: Deployment): void {
-  Object.assign(report, describeDeployment(deployment));
 }
