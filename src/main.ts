@@ -38,7 +38,7 @@ import {
 import { logExcerpt, logText } from './report/log-text.ts';
 import { escapeMarkdown } from './report/markdown.ts';
 import { outputsOf } from './report/outputs.ts';
-import { isChange, type RunFacts, RunRecord } from './report/run-record.ts';
+import { type RunFacts, RunRecord } from './report/run-record.ts';
 import { renderSummary } from './report/summary.ts';
 import type { CommandReport, ComposedReport } from './report/types.ts';
 import { COMMANDS, type CommandName } from './settings/definitions.ts';
@@ -57,12 +57,8 @@ import { apiUrlNote } from './settings/url.ts';
 import { systemClock } from './wait/clock.ts';
 import { DEFAULT_WAIT_OVERRUN_MS, TimeUp } from './wait/poll.ts';
 
-/**
- * A command returns its report, composed in one function of its file. Transition (#29.1): one
- * not yet converted fills in `ctx.report` and returns nothing.
- */
-// biome-ignore lint/suspicious/noConfusingVoidType: the transition's commands return nothing (void).
-type CommandHandler = (ctx: CommandContext) => Promise<ComposedReport | void>;
+/** A command returns its report, composed in one function of its file. */
+type CommandHandler = (ctx: CommandContext) => Promise<ComposedReport>;
 
 const COMMAND_HANDLERS: Record<CommandName, CommandHandler> = {
   deploy,
@@ -158,14 +154,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
     ...(github.runUrl ? { runUrl: github.runUrl } : {}),
     startedAt,
   };
-  const legacyReport: CommandReport = {
-    ...known,
-    outcome: 'failure',
-    headline: '',
-    endedAt: startedAt,
-  };
   const record = new RunRecord();
-  const facts = (): RunFacts => factsNow(record, legacyReport);
+  const facts = (): RunFacts => record.facts();
   const client = createClient(settings, secrets, (found) => maskAnswerSecrets(answerMasks, found));
   const cancellation = watchCancellation(facts, client, settings.wait);
   const deadline = DEADLINE_COMMANDS.has(settings.command)
@@ -188,7 +178,6 @@ export async function run(options: RunOptions = {}): Promise<void> {
       mask: maskAlways,
       record,
       ending: (error) => endingOf(error, cancellation, deadline),
-      report: legacyReport,
       github,
     });
   } finally {
@@ -387,33 +376,23 @@ function watchCancellation(
 }
 
 /**
- * The facts the cancellation story reads: the recorder's. Transition (#29.1): a command not yet
- * converted writes them into `ctx.report` instead; the last one to convert removes this.
- */
-function factsNow(record: RunRecord, legacyReport: Readonly<CommandReport>): RunFacts {
-  const { deployment, revision, action } = legacyReport;
-  return {
-    ...(deployment === undefined
-      ? {}
-      : { deployment: { id: deployment.id, name: deployment.name } }),
-    ...(revision === undefined ? {} : { revision: { id: revision.id, status: revision.status } }),
-    ...(action !== undefined && isChange(action) ? { changed: action } : {}),
-    ...record.facts(),
-  };
-}
-
-/**
- * Runs the command, which composes its report, failures included. What it still throws (a
- * command not yet converted, or a bug) ends the report it filled in so far, with the deployment
- * the recorder knows.
+ * Runs the command, which composes its report, failures included. What it still throws (a bug
+ * of ours) ends with a minimal failure report: the deployment the recorder knows, and the words
+ * of ctx.ending.
  */
 async function runCommand(ctx: CommandContext): Promise<ComposedReport> {
   try {
-    return (await COMMAND_HANDLERS[ctx.settings.command](ctx)) ?? ctx.report;
+    return await COMMAND_HANDLERS[ctx.settings.command](ctx);
   } catch (error) {
     const { deployment } = ctx.record.facts();
-    const soFar = ctx.report.deployment || !deployment ? ctx.report : { ...ctx.report, deployment };
-    return endedBy(soFar, ctx.ending(error));
+    return endedBy(
+      {
+        outcome: 'failure',
+        headline: '',
+        ...(deployment ? { deployment: { ...deployment } } : {}),
+      },
+      ctx.ending(error),
+    );
   }
 }
 

@@ -1,11 +1,19 @@
 /**
  * `command: deploy` — create the deployment or patch the existing one of that name, then follow
- * the revision this run produced until it is DEPLOYED.
+ * the revision this run produced until it is DEPLOYED. deploy() runs the steps and keeps what
+ * each returned; composeDeploy() decides every line of the report from that.
  */
 
 import { messageOf } from '../api/errors.ts';
-import type { Deployment } from '../api/schemas.ts';
-import { attemptOrigin, type CommandReport, type DeployAttempt } from '../report/types.ts';
+import { type Deployment, displayName, type Listener, type Revision } from '../api/schemas.ts';
+import type { RunFacts } from '../report/run-record.ts';
+import {
+  attemptOrigin,
+  type ComposedReport,
+  type DeployAttempt,
+  type GraphConfigReport,
+  type RevisionReport,
+} from '../report/types.ts';
 import {
   createOnlyNotices,
   type DeployPlan,
@@ -13,36 +21,136 @@ import {
   planDeploy,
   planToJson,
 } from '../rules/deploy-plan.ts';
+import type { DeployRecord } from '../rules/deploy-record.ts';
 import { decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
 import { redeployIdentity, runIdentity } from '../rules/revision-proof.ts';
 import { PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
-import type { TimelineEntry } from '../wait/revision.ts';
+import { InputError } from '../settings/input-error.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
-import type { CommandContext, Logger } from './steps/command-context.ts';
+import { type CommandContext, type Ending, endedBy, type Logger } from './steps/command-context.ts';
 import { createDeployment, findDeploymentToDeploy } from './steps/create-deployment.ts';
-import { recordDeployment, recordRevision } from './steps/describe.ts';
-import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
+import { describeDeployment, describeListener, describeRevision } from './steps/describe.ts';
+import {
+  followRevision,
+  type RolloutResult,
+  revisionFollowed,
+  rolloutEndStatus,
+  rolloutShown,
+} from './steps/follow-rollout.ts';
 import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
 import { makeDeployRecord, readRecordEvidence } from './steps/record-proof.ts';
 import { withTagResolved } from './steps/resolve-tag.ts';
-import { rollBackIfAsked } from './steps/rollback-on-failure.ts';
+import {
+  type RollbackResult,
+  rollBackIfAsked,
+  rollbackVerdict,
+} from './steps/rollback-on-failure.ts';
+import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
 
-export async function deploy(given: CommandContext): Promise<void> {
+/** How the deployment's write went. */
+type WriteResult =
+  | { kind: 'created'; deployment: Deployment }
+  | {
+      kind: 'patched';
+      deployment: Deployment;
+      by: 'post' | 'patch';
+      /** POST .../revisions: the revision it answered. */
+      revision?: Revision;
+    }
+  | {
+      kind: 'patched';
+      deployment: Deployment;
+      by: 'failed';
+      /** Of the two writes, the first took effect and the second failed. */
+      tookEffect: string;
+      failed: string;
+      error: string;
+      revisionId?: string;
+    };
+
+/** One rollout of this run's code: the deploy's own revision, or a redeploy's (deploy-retries). */
+interface Attempt {
+  revisionId: string;
+  /** The revision this attempt redeployed; absent for the deploy's own. */
+  redeployOf?: string;
+  /** The revision as the run knew it before following it. */
+  before?: RevisionReport;
+  /** The deployment as the run knew it when it started following; the write's for the first. */
+  deploymentBefore?: Deployment;
+  /** Absent while it is followed (or when following it threw). */
+  rollout?: RolloutResult;
+}
+
+/** What deploy did, step by step: each field is there once its step has returned. */
+export interface DeployFacts {
+  /** The inputs that decide what the report says. */
+  dryRun: boolean;
+  waitTimeoutMs: number;
+  rollbackOnFailure: boolean;
+  /** An input the checks before any request refused: the report's headline says nothing was sent. */
+  refused?: 'inputs' | 'graph-config';
+  graphConfig?: GraphConfigReport;
+  /** The deployment of that name, as the lookup found it; undefined when there is none. */
+  existing?: Deployment;
+  listener?: Listener;
+  notices?: { level: 'notice' | 'warning'; message: string }[];
+  plan?: DeployPlan;
+  /** The deployment's name, as the plan tells it. */
+  name?: string;
+  /** skip-unchanged: the active revision already runs this; its smoke test, when asked. */
+  skip?: { decision: Extract<SkipDecision, { kind: 'skip' }>; smokeTest?: SmokeTestRun };
+  written?: WriteResult;
+  /** The write was accepted, but no revision can be reported as this run's. */
+  noRevision?: { why: string; nextStep: string };
+  /** The rollouts followed, in order. */
+  attempts: Attempt[];
+  /** Why no redeploy followed the last attempt, when there is something to tell. */
+  retryStop?: string;
+  /** The deployment as the last answer described it (a write, a redeploy, a read after a wait). */
+  latest?: Deployment;
+  rollback?: RollbackResult;
+  deployRecord?: DeployRecord;
+}
+
+export async function deploy(given: CommandContext): Promise<ComposedReport> {
+  const facts: DeployFacts = {
+    dryRun: given.settings.dryRun,
+    waitTimeoutMs: given.settings.waitTimeoutMs,
+    rollbackOnFailure: given.settings.rollbackOnFailure,
+    attempts: [],
+  };
+  try {
+    await deploySteps(given, facts);
+    return composeDeploy(facts);
+  } catch (error) {
+    return composeDeploy(facts, given.ending(error), given.record.facts());
+  }
+}
+
+/** The steps of a deploy, each result kept in `facts` as soon as it is known. */
+async function deploySteps(given: CommandContext, facts: DeployFacts): Promise<void> {
   // A bare repo-ref that is a tag is sent as the full ref the control plane takes.
-  const ctx = await withTagResolved(given);
-  const { settings, log, report } = ctx;
+  const ctx = await refusedAs(facts, 'inputs', () => withTagResolved(given));
+  const { settings, log } = ctx;
   // Before any request: a broken graph configuration would only fail the build minutes later.
-  checkGraphConfigFile(ctx);
+  const graphConfig = await refusedAs(facts, 'graph-config', async () => checkGraphConfigFile(ctx));
+  if (graphConfig !== undefined) facts.graphConfig = graphConfig;
   const existing = await log.group('Looking up the deployment', () => findDeploymentToDeploy(ctx));
-  if (existing) recordDeployment(report, existing);
+  if (existing) {
+    ctx.record.deployment({ id: existing.id, name: displayName(existing) });
+    facts.existing = existing;
+    facts.latest = existing;
+  }
   const listenerId = settings.sourceConfig.listener_id;
   const namespace = settings.sourceConfig.listener_config?.k8s_namespace;
   if (listenerId !== undefined && namespace !== undefined) {
-    await log.group(`Checking listener ${listenerId}`, () =>
+    const checked = await log.group(`Checking listener ${listenerId}`, () =>
       checkListenerServes(ctx, listenerId, namespace),
     );
+    facts.listener = checked.listener;
+    if (checked.refused) throw checked.refused;
   }
 
   const desired: DesiredDeployment = {
@@ -53,7 +161,8 @@ export async function deploy(given: CommandContext): Promise<void> {
     secrets: settings.secrets,
   };
   const plan = planDeploy(desired, existing);
-  tellCreateOnlyFieldsNotShown(ctx, existing);
+  const notices = tellCreateOnlyFieldsNotShown(ctx, existing);
+  if (notices.length > 0) facts.notices = notices;
   const unused = unusedResourceSpecFields(settings.sourceConfig.resource_spec ?? {});
   if (unused.length > 0) {
     log.warning(
@@ -61,15 +170,21 @@ export async function deploy(given: CommandContext): Promise<void> {
     );
   }
   const name = existing?.name ?? settings.target.name;
-  report.changes = plan.changes;
-  if (plan.action === 'patch' && plan.resentSecrets.length > 0) {
-    report.resentSecrets = plan.resentSecrets;
-  }
+  facts.plan = plan;
+  if (name !== undefined) facts.name = name;
 
   if (settings.skipUnchanged && existing) {
     const decision = await decideWhetherToSkip(ctx, desired, plan, existing);
     if (decision.kind === 'skip') {
-      await skip(ctx, existing, decision);
+      facts.skip = { decision };
+      ctx.record.revisionSeen(decision.revision.id, decision.revision.status);
+      log.info(`Skipped (skip-unchanged): ${decision.reason}`);
+      if (!settings.dryRun) {
+        // A re-run must not turn a failed smoke test green by skipping it: the same check runs.
+        const url = existing.source_config?.custom_url ?? undefined;
+        const smokeTest = await smokeTestIfAsked(ctx, url);
+        if (smokeTest !== undefined) facts.skip = { decision, smokeTest };
+      }
       return;
     }
     log.info(`Not skipped (skip-unchanged): ${decision.reason}.`);
@@ -78,48 +193,64 @@ export async function deploy(given: CommandContext): Promise<void> {
     }
   }
   logPlan(ctx, plan, name);
-
-  if (settings.dryRun) {
-    report.outcome = 'planned';
-    report.action = plan.action === 'create' ? 'would-create' : 'would-patch';
-    report.plan = planToJson(plan, name);
-    if (plan.action === 'patch' && plan.producesRevision) {
-      report.revisionWrite = 'planned';
-      report.plan.new_revision = PLANNED_REVISION_WRITE;
-    }
-    report.headline =
-      plan.action === 'create'
-        ? `Dry run: would create deployment ${name}`
-        : `Dry run: would patch deployment ${name} (${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'})`;
-    return;
-  }
+  if (settings.dryRun) return;
 
   const written =
     plan.action === 'create'
-      ? await createAndFindRevision(ctx, plan.body, name)
-      : existing && (await updateDeployment(ctx, plan, existing, name));
+      ? await createAndFindRevision(ctx, facts, plan.body, name)
+      : existing && (await updateDeployment(ctx, facts, plan, existing, name));
   if (written === undefined) return;
   const { deployment } = written;
   const revisionId = await followWithRetries(
     ctx,
+    facts,
     deployment,
     written.revisionId,
     written.waitDeadline,
   );
-  await rollBackIfAsked(ctx, {
-    deploymentId: deployment.id,
-    previousRevisionId: existing?.active_revision_id ?? undefined,
-    deployedRevisionId: revisionId,
-    created: plan.action === 'create',
-  });
+  const sofar = composeDeploy(facts);
+  // Only a smoke test that ran and failed: without a URL it could not run at all.
+  if (
+    sofar.smokeTest?.result === 'failed' &&
+    !sofar.smokeTest.notRun &&
+    sofar.deployment?.url &&
+    sofar.revision?.id === revisionId &&
+    sofar.revision.status === 'DEPLOYED'
+  ) {
+    const rollback = await rollBackIfAsked(ctx, {
+      deploymentId: deployment.id,
+      previousRevisionId: existing?.active_revision_id ?? undefined,
+      deployedRevisionId: revisionId,
+      created: plan.action === 'create',
+    });
+    if (rollback !== undefined) {
+      facts.rollback = rollback;
+      if (rollback.deployment) facts.latest = rollback.deployment;
+    }
+  }
   // Only a deploy that ended DEPLOYED (and passed its smoke test, when asked) is recorded: a
   // re-run of it may then skip.
-  if (settings.skipUnchanged && deployedAsAsked(ctx.report, revisionId)) {
-    await makeDeployRecord(ctx, desired, deployment.id, revisionId);
+  if (settings.skipUnchanged && deployedAsAsked(composeDeploy(facts), revisionId)) {
+    const record = await makeDeployRecord(ctx, desired, deployment.id, revisionId);
+    if (record !== undefined) facts.deployRecord = record;
   }
 }
 
-function deployedAsAsked(report: CommandReport, revisionId: string): boolean {
+/** Runs a check before any request; an input it refuses is told as `refused` in the headline. */
+async function refusedAs<T>(
+  facts: DeployFacts,
+  refused: NonNullable<DeployFacts['refused']>,
+  check: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof InputError) facts.refused = refused;
+    throw error;
+  }
+}
+
+function deployedAsAsked(report: ComposedReport, revisionId: string): boolean {
   return (
     report.outcome === 'success' &&
     report.revision?.id === revisionId &&
@@ -127,6 +258,223 @@ function deployedAsAsked(report: CommandReport, revisionId: string): boolean {
     report.smokeTest?.result !== 'failed' &&
     report.rollback === undefined
   );
+}
+
+const REFUSED_HEADLINES: Record<NonNullable<DeployFacts['refused']>, string> = {
+  inputs: 'The inputs are not valid: nothing was sent to the control plane',
+  'graph-config': 'The graph configuration check failed: nothing was sent to the control plane',
+};
+
+/**
+ * The report of `deploy`, from what its steps returned (and how it ended, when a step threw):
+ * every line of its summary is decided here.
+ */
+export function composeDeploy(
+  facts: DeployFacts,
+  ending?: Ending,
+  recorded: RunFacts = {},
+): ComposedReport {
+  const end = (report: ComposedReport): ComposedReport =>
+    ending === undefined ? report : endedBy(report, ending);
+  const { plan, existing, written } = facts;
+  // What is known before anything is written.
+  const known: ComposedReport = {
+    outcome: 'failure',
+    headline: facts.refused === undefined ? '' : REFUSED_HEADLINES[facts.refused],
+    ...(facts.graphConfig === undefined ? {} : { graphConfig: facts.graphConfig }),
+    ...(facts.latest === undefined ? {} : describeDeployment(facts.latest)),
+    ...(facts.listener === undefined ? {} : { listener: describeListener(facts.listener) }),
+    ...(facts.notices === undefined ? {} : { notices: facts.notices }),
+    ...(plan === undefined ? {} : { changes: plan.changes }),
+    ...(plan?.action === 'patch' && plan.resentSecrets.length > 0
+      ? { resentSecrets: plan.resentSecrets }
+      : {}),
+  };
+  if (plan === undefined) return end(known);
+
+  if (facts.skip !== undefined && existing !== undefined) {
+    const { decision, smokeTest } = facts.skip;
+    const { revision, proof } = decision;
+    const skipped: ComposedReport = {
+      ...known,
+      revision: describeRevision(revision),
+      ...(proof === undefined
+        ? {}
+        : {
+            skipProof: {
+              ...(proof.record.runUrl === undefined ? {} : { runUrl: proof.record.runUrl }),
+              ...(proof.where === undefined ? {} : { where: proof.where }),
+            },
+          }),
+      action: 'unchanged',
+    };
+    if (facts.dryRun) {
+      return end({
+        ...skipped,
+        outcome: 'planned',
+        plan: {
+          action: 'skip',
+          deployment_id: existing.id,
+          name: existing.name,
+          revision_id: revision.id,
+          reason: decision.reason,
+          ...(proof === undefined
+            ? {}
+            : { proven_by: proof.record.runUrl ?? proof.where ?? 'a deploy record' }),
+        },
+        headline: `Dry run: would skip deployment ${existing.name}: revision ${revision.id} already runs this`,
+      });
+    }
+    const smoke =
+      smokeTest &&
+      smokeTestVerdict(smokeTest, {
+        live: existing.active_revision_id === revision.id,
+        created: false,
+        rollbackOnFailure: facts.rollbackOnFailure,
+      });
+    const smokeFailed = smokeTest?.smokeTest.result === 'failed';
+    const nextStep = smokeFailed
+      ? `${smoke?.nextStep ?? ''} This run changed nothing on the server (it was skipped), so nothing was rolled back.`.trim()
+      : undefined;
+    return end({
+      ...skipped,
+      outcome: smoke?.outcome ?? 'success',
+      created: false,
+      skipped: true,
+      reason: smoke?.reason ?? decision.reason,
+      headline: `Skipped deployment ${existing.name}: revision ${revision.id} already runs this and is DEPLOYED`,
+      ...(smokeTest === undefined ? {} : { smokeTest: smokeTest.smokeTest }),
+      ...(nextStep === undefined ? {} : { nextStep }),
+    });
+  }
+
+  if (facts.dryRun) {
+    const name = facts.name;
+    const newRevision = plan.action === 'patch' && plan.producesRevision;
+    return end({
+      ...known,
+      outcome: 'planned',
+      action: plan.action === 'create' ? 'would-create' : 'would-patch',
+      plan: {
+        ...planToJson(plan, name),
+        ...(newRevision ? { new_revision: PLANNED_REVISION_WRITE } : {}),
+      },
+      ...(newRevision ? { revisionWrite: 'planned' as const } : {}),
+      headline:
+        plan.action === 'create'
+          ? `Dry run: would create deployment ${name}`
+          : `Dry run: would patch deployment ${name} (${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'})`,
+    });
+  }
+  if (written === undefined) return end(known);
+
+  const made: ComposedReport = {
+    ...known,
+    created: written.kind === 'created',
+    skipped: false,
+    action: written.kind,
+    headline: `${written.kind === 'created' ? 'Created' : 'Patched'} deployment ${written.deployment.name}`,
+    ...(written.kind === 'patched' ? { revisionWrite: written.by } : {}),
+    ...(written.kind === 'patched' && written.by === 'post' && written.revision !== undefined
+      ? { revision: describeRevision(written.revision) }
+      : {}),
+  };
+  if (written.kind === 'patched' && written.by === 'failed') {
+    return end({
+      ...made,
+      outcome: 'failure',
+      headline: `${made.headline}; one of its two writes failed`,
+      reason: `${written.tookEffect} took effect; ${written.failed} failed: ${written.error}`,
+      nextStep:
+        written.revisionId === undefined
+          ? 'No revision was made: the deployment keeps serving its active revision, with the new settings. Fix what the error says, then re-run the job.'
+          : `Revision ${written.revisionId} rolls out without the new settings: check it with 'command: status' and 'revision-id: ${written.revisionId}'. Fix what the error says, then re-run the job.`,
+    });
+  }
+  if (facts.noRevision !== undefined) {
+    return end({
+      ...made,
+      outcome: 'failure',
+      headline: `${made.headline}; no revision of this run was found`,
+      reason: facts.noRevision.why,
+      nextStep: facts.noRevision.nextStep,
+    });
+  }
+
+  const current = facts.attempts.at(-1);
+  if (current === undefined) return end(made);
+  const redeployed = facts.attempts.length > 1;
+  const headline = redeployed
+    ? `${made.headline}; revision ${current.redeployOf} ended ${RETRIED_STATUS}, redeployed as revision ${current.revisionId} (attempt ${facts.attempts.length})`
+    : made.headline;
+  const done = facts.attempts.filter((attempt) => attempt.rollout !== undefined);
+  const attempts = redeployed ? { attempts: done.map(attemptOf) } : {};
+  const { rollout } = current;
+  if (rollout === undefined) {
+    // Following it threw: the revision is as the recorder last saw it.
+    return end({
+      ...made,
+      ...attempts,
+      headline,
+      revision: revisionFollowed(current.revisionId, current.before, undefined, recorded.revision),
+    });
+  }
+  const afterRollout = rollout.deployment ?? deploymentBefore(facts, current);
+  const shown = rolloutShown(rollout, {
+    deployment: afterRollout && describeDeployment(afterRollout).deployment,
+    ...(current.before === undefined ? {} : { revisionBefore: current.before }),
+    waitTimeoutMs: facts.waitTimeoutMs,
+    created: written.kind === 'created',
+    rollbackOnFailure: facts.rollbackOnFailure,
+  });
+  const rolloutReason = joined(shown.reason, facts.retryStop);
+  // The rollback tells its part after the smoke test's failure.
+  const rollback =
+    facts.rollback &&
+    rollbackVerdict(
+      facts.rollback,
+      rolloutReason ?? `Revision ${current.revisionId} failed the smoke test.`,
+      shown.nextStep,
+    );
+  const { reason: _reason, nextStep: _nextStep, ...rest } = shown;
+  const reason = rollback?.reason ?? rolloutReason;
+  const nextStep = rollback?.nextStep ?? shown.nextStep;
+  return end({
+    ...made,
+    ...attempts,
+    ...rest,
+    outcome: rollback?.outcome ?? shown.outcome,
+    headline: `${headline}${shown.headline}${rollback?.headline ?? ''}`,
+    ...(reason === undefined ? {} : { reason }),
+    ...(nextStep === undefined ? {} : { nextStep }),
+    ...(facts.rollback === undefined ? {} : { rollback: facts.rollback.rollback }),
+    ...(facts.deployRecord === undefined ? {} : { deployRecord: facts.deployRecord }),
+  });
+}
+
+/** Two sentences of a reason, either of which may be missing. */
+function joined(first: string | undefined, second: string | undefined): string | undefined {
+  if (first === undefined) return second;
+  return second === undefined ? first : `${first} ${second}`;
+}
+
+/** An attempt as it ended: its revision, status, timeline and the end of its failure log. */
+function attemptOf(attempt: Attempt): DeployAttempt {
+  const { rollout } = attempt;
+  const logTail =
+    rollout?.failureLog?.revisionId === attempt.revisionId ? rollout.failureLog.lines : undefined;
+  return {
+    revisionId: attempt.revisionId,
+    ...(attempt.redeployOf === undefined ? {} : { redeployOf: attempt.redeployOf }),
+    status: revisionFollowed(attempt.revisionId, attempt.before, rollout).status,
+    timeline: rollout?.wait?.timeline ?? [],
+    ...(logTail === undefined ? {} : { logTail }),
+  };
+}
+
+/** The deployment as the run knew it when it started following `attempt`. */
+function deploymentBefore(facts: DeployFacts, attempt: Attempt): Deployment | undefined {
+  return attempt.deploymentBefore ?? facts.written?.deployment;
 }
 
 /** What a write made: the deployment, and the revision of this run to follow. */
@@ -137,21 +485,21 @@ interface Written {
   waitDeadline?: number;
 }
 
-/** The create, and its first revision; undefined when the report already tells the failure. */
+/** The create, and its first revision; undefined when there is none to follow. */
 async function createAndFindRevision(
   ctx: CommandContext,
+  facts: DeployFacts,
   body: Extract<DeployPlan, { action: 'create' }>['body'],
   name: string | undefined,
 ): Promise<Written | undefined> {
-  const { log, report } = ctx;
+  const { log } = ctx;
   const deployment = await log.group(`Creating deployment ${name}`, () =>
     createDeployment(ctx, body),
   );
-  report.created = true;
-  report.skipped = false;
-  report.action = 'created';
-  report.headline = `Created deployment ${deployment.name}`;
-  recordDeployment(report, deployment);
+  ctx.record.deployment({ id: deployment.id, name: displayName(deployment) });
+  ctx.record.changed('created');
+  facts.written = { kind: 'created', deployment };
+  facts.latest = deployment;
   log.info(`Deployment ${deployment.name} (${deployment.id}) created.`);
   // A new deployment's revisions are all this run's, whatever commit its ref was at by then:
   // nothing existed before, and only the ref (or image) is checked.
@@ -160,46 +508,50 @@ async function createAndFindRevision(
     { deployment, before: [], listed: true, answerSuffices: true },
     runIdentity(body.source, body.source_revision_config, {}),
   );
-  if (found.revisionId === undefined) return noRevision(ctx, found.why, found.nextStep);
+  if (found.revisionId === undefined) {
+    facts.noRevision = { why: found.why, nextStep: found.nextStep };
+    return undefined;
+  }
   return { deployment, revisionId: found.revisionId };
 }
 
 /**
  * The update: its new revision, made by POST where the server has it (the answer is the
- * revision), else by PATCH and then proven this run's; undefined when the report already tells
- * the failure.
+ * revision), else by PATCH and then proven this run's; undefined when there is none to follow.
  */
 async function updateDeployment(
   ctx: CommandContext,
+  facts: DeployFacts,
   plan: Extract<DeployPlan, { action: 'patch' }>,
   existing: Deployment,
   name: string | undefined,
 ): Promise<Written | undefined> {
-  const { log, report } = ctx;
+  const { log } = ctx;
   const write = await log.group(`Updating deployment ${name}`, () =>
     writeNewRevision(ctx, existing, plan.body, plan.producesRevision),
   );
   const { deployment } = write;
-  report.created = false;
-  report.skipped = false;
-  report.action = 'patched';
-  report.headline = `Patched deployment ${deployment.name}`;
-  recordDeployment(report, deployment);
-  report.revisionWrite = write.by;
+  ctx.record.deployment({ id: deployment.id, name: displayName(deployment) });
+  ctx.record.changed('patched');
+  facts.latest = deployment;
   if (write.by === 'failed') {
-    report.outcome = 'failure';
-    report.headline += '; one of its two writes failed';
-    report.reason = `${write.tookEffect} took effect; ${write.failed} failed: ${messageOf(write.error)}`;
-    report.nextStep =
-      write.revisionId === undefined
-        ? 'No revision was made: the deployment keeps serving its active revision, with the new settings. Fix what the error says, then re-run the job.'
-        : `Revision ${write.revisionId} rolls out without the new settings: check it with 'command: status' and 'revision-id: ${write.revisionId}'. Fix what the error says, then re-run the job.`;
+    facts.written = {
+      kind: 'patched',
+      deployment,
+      by: 'failed',
+      tookEffect: write.tookEffect,
+      failed: write.failed,
+      error: messageOf(write.error),
+      ...(write.revisionId === undefined ? {} : { revisionId: write.revisionId }),
+    };
     return undefined;
   }
   if (write.by === 'post') {
-    recordRevision(report, write.revision);
+    facts.written = { kind: 'patched', deployment, by: 'post', revision: write.revision };
+    ctx.record.revisionSeen(write.revision.id, write.revision.status);
     return { deployment, revisionId: write.revision.id };
   }
+  facts.written = { kind: 'patched', deployment, by: 'patch' };
   log.info(`Deployment ${deployment.name} (${deployment.id}) patched.`);
   // The look for a revision listed late is part of the wait: one wait-timeout bounds both.
   // One deadline per command (from its start): the look and the wait end at it.
@@ -215,21 +567,15 @@ async function updateDeployment(
       ctx.workflow ?? {},
     ),
   );
-  if (found.revisionId === undefined) return noRevision(ctx, found.why, found.nextStep);
+  if (found.revisionId === undefined) {
+    facts.noRevision = { why: found.why, nextStep: found.nextStep };
+    return undefined;
+  }
   return {
     deployment,
     revisionId: found.revisionId,
     ...(waitDeadline === undefined ? {} : { waitDeadline }),
   };
-}
-
-/** The write was accepted, but no revision can be reported as this run's. */
-function noRevision(ctx: CommandContext, why: string, nextStep: string): undefined {
-  ctx.report.outcome = 'failure';
-  ctx.report.headline += '; no revision of this run was found';
-  ctx.report.reason = why;
-  ctx.report.nextStep = nextStep;
-  return undefined;
 }
 
 /**
@@ -239,54 +585,67 @@ function noRevision(ctx: CommandContext, why: string, nextStep: string): undefin
  */
 async function followWithRetries(
   ctx: CommandContext,
+  facts: DeployFacts,
   deployment: Deployment,
   firstRevisionId: string,
   waitDeadline?: number,
 ): Promise<string> {
-  const { settings, report, log, clock } = ctx;
+  const { settings, log, clock } = ctx;
   // One deadline per command: every attempt ends within the command's wait-timeout.
   const deadline = waitDeadline ?? ctx.deadline?.at ?? clock.now() + settings.waitTimeoutMs;
-  const headline = report.headline;
-  const attempts: DeployAttempt[] = [];
-  let revisionId = firstRevisionId;
-  let redeployOf: string | undefined;
+  const { written } = facts;
+  const first = written?.kind === 'patched' && written.by === 'post' ? written.revision : undefined;
+  let attempt: Attempt = {
+    revisionId: firstRevisionId,
+    ...(first === undefined ? {} : { before: describeRevision(first) }),
+  };
   for (;;) {
-    const rollout = await followRevision(ctx, deployment, revisionId, deadline);
-    attempts.push(attemptOf(report, revisionId, redeployOf, rollout.timeline));
+    facts.attempts.push(attempt);
+    const rollout = await followRevision(ctx, deployment, attempt.revisionId, {
+      statusBefore: attempt.before?.status ?? 'UNKNOWN',
+      justWritten: true,
+      created: facts.written?.kind === 'created',
+      deadline,
+    });
+    attempt.rollout = rollout;
+    if (rollout.deployment !== undefined) facts.latest = rollout.deployment;
     const decision = decideRetry({
-      revisionId,
-      endStatus: rollout.endStatus,
-      timeline: rollout.timeline,
+      revisionId: attempt.revisionId,
+      endStatus: rolloutEndStatus(rollout),
+      timeline: rollout.wait?.timeline ?? [],
       retriesAllowed: settings.deployRetries,
-      retriesUsed: attempts.length - 1,
+      retriesUsed: facts.attempts.length - 1,
       cancelled: ctx.signal.aborted,
       now: clock.now(),
       deadline,
-      latestRevisionId: report.deployment?.latestRevisionId,
-      deploymentRead: rollout.deploymentRead,
+      latestRevisionId: facts.latest?.latest_revision_id ?? undefined,
+      deploymentRead: rollout.deployment !== undefined,
     });
     if (decision.kind === 'stop') {
-      if (decision.message) addReason(report, decision.message);
+      if (decision.message) facts.retryStop = decision.message;
       break;
     }
     const left = decision.retriesLeft;
     log.info(
-      `Revision ${revisionId} ended ${RETRIED_STATUS} (attempt ${attempts.length}); redeploying it: attempt ${decision.attempt}, ${left} more redeploy${left === 1 ? '' : 's'} allowed after it (deploy-retries: ${settings.deployRetries}).`,
+      `Revision ${attempt.revisionId} ended ${RETRIED_STATUS} (attempt ${facts.attempts.length}); redeploying it: attempt ${decision.attempt}, ${left} more redeploy${left === 1 ? '' : 's'} allowed after it (deploy-retries: ${settings.deployRetries}).`,
     );
-    const next = await redeployForRetry(ctx, deployment, revisionId, deadline);
+    const failed = revisionFollowed(attempt.revisionId, attempt.before, rollout);
+    const next = await redeployForRetry(ctx, facts, deployment, failed, deadline);
     if (next.revisionId === undefined) {
-      addReason(report, next.why);
+      facts.retryStop = next.why;
       break;
     }
-    // From here the report tells of attempts: kept even when the next one ends the run early.
-    report.attempts = attempts;
-    redeployOf = revisionId;
-    revisionId = next.revisionId;
-    startAttempt(report, revisionId);
-    report.headline = `${headline}; revision ${redeployOf} ended ${RETRIED_STATUS}, redeployed as revision ${revisionId} (attempt ${attempts.length + 1})`;
+    // What was known of the attempt before belongs to it, not the next: only its code is kept.
+    const { statusMessage: _message, supersededBy: _supersededBy, ...code } = failed;
+    attempt = {
+      revisionId: next.revisionId,
+      redeployOf: attempt.revisionId,
+      before: { ...code, id: next.revisionId, status: 'UNKNOWN' },
+      deploymentBefore: next.answer,
+    };
   }
-  if (attempts.length > 1) await logAttempts(ctx, attempts);
-  return revisionId;
+  if (facts.attempts.length > 1) await logAttempts(ctx, facts.attempts.map(attemptOf));
+  return attempt.revisionId;
 }
 
 /**
@@ -296,16 +655,20 @@ async function followWithRetries(
  */
 async function redeployForRetry(
   ctx: CommandContext,
+  facts: DeployFacts,
   deployment: Deployment,
-  failedRevisionId: string,
+  failed: RevisionReport,
   deadline: number,
-): Promise<{ revisionId: string; why?: undefined } | { revisionId?: undefined; why: string }> {
+): Promise<
+  | { revisionId: string; answer: Deployment; why?: undefined }
+  | { revisionId?: undefined; why: string }
+> {
+  const failedRevisionId = failed.id;
   // The redeploy ships the failed revision's code: its revision carries the same ref and commit.
-  const failed = ctx.report.revision;
   const identity = redeployIdentity({
-    repo_ref: failed?.repoRef,
-    repo_commit_sha: failed?.commitSha,
-    image_uri: failed?.imageUri,
+    repo_ref: failed.repoRef,
+    repo_commit_sha: failed.commitSha,
+    image_uri: failed.imageUri,
   });
   let answer: Deployment;
   let existed: Awaited<ReturnType<typeof revisionsBefore>>;
@@ -320,7 +683,8 @@ async function redeployForRetry(
       why: `The redeploy of revision ${failedRevisionId} (deploy-retries) could not be sent: ${messageOf(error)}.`,
     };
   }
-  recordDeployment(ctx.report, answer);
+  ctx.record.deployment({ id: answer.id, name: displayName(answer) });
+  facts.latest = answer;
   const found = await findRevisionOfThisRun(
     ctx,
     {
@@ -347,39 +711,9 @@ async function redeployForRetry(
     },
     identity,
   );
-  return found.revisionId === undefined ? { why: found.why } : { revisionId: found.revisionId };
-}
-
-/** An attempt as it ended: the report holds its revision and its failure log. */
-function attemptOf(
-  report: CommandReport,
-  revisionId: string,
-  redeployOf: string | undefined,
-  timeline: TimelineEntry[],
-): DeployAttempt {
-  const failureLog = report.failureLog;
-  const logTail = failureLog?.revisionId === revisionId ? failureLog.lines : undefined;
-  return {
-    revisionId,
-    ...(redeployOf === undefined ? {} : { redeployOf }),
-    status: report.revision?.status ?? 'UNKNOWN',
-    timeline,
-    ...(logTail === undefined ? {} : { logTail }),
-  };
-}
-
-/** What the report told of the attempt before belongs to it (kept in `attempts`), not the next. */
-function startAttempt(report: CommandReport, revisionId: string): void {
-  const { statusMessage: _message, supersededBy: _supersededBy, ...code } = report.revision ?? {};
-  report.revision = { ...code, id: revisionId, status: 'UNKNOWN' };
-  delete report.failureLog;
-  delete report.timeline;
-  delete report.reason;
-  delete report.nextStep;
-}
-
-function addReason(report: CommandReport, sentence: string): void {
-  report.reason = report.reason ? `${report.reason} ${sentence}` : sentence;
+  return found.revisionId === undefined
+    ? { why: found.why }
+    : { revisionId: found.revisionId, answer };
 }
 
 /** Each attempt in one group: its revision, status and the last line of its log (the reason). */
@@ -396,21 +730,19 @@ async function logAttempts(ctx: CommandContext, attempts: readonly DeployAttempt
 }
 
 /**
-/**
  * Fields fixed at creation that the inputs set and the deployment's answer does not show: a
  * notice each (log and summary), since this deploy can neither see nor change them.
  */
-function tellCreateOnlyFieldsNotShown(ctx: CommandContext, existing: Deployment | undefined): void {
+function tellCreateOnlyFieldsNotShown(
+  ctx: CommandContext,
+  existing: Deployment | undefined,
+): { level: 'notice' | 'warning'; message: string }[] {
   const notices = createOnlyNotices(ctx.settings.sourceConfig, existing);
-  if (notices.length === 0) return;
   for (const notice of notices) {
     if (notice.level === 'warning') ctx.log.warning(notice.message);
     else ctx.log.notice(notice.message);
   }
-  ctx.report.notices = [
-    ...(ctx.report.notices ?? []),
-    ...notices.map(({ level, message }) => ({ level, message })),
-  ];
+  return notices.map(({ level, message }) => ({ level, message }));
 }
 
 /**
@@ -466,52 +798,6 @@ async function decideWhetherToSkip(
     }
   }
   return { kind: 'deploy', reason: 'the active revision could not be compared' };
-}
-
-/** The active revision already runs this: no write, no wait; the outputs describe it. */
-async function skip(
-  ctx: CommandContext,
-  existing: Deployment,
-  decision: Extract<SkipDecision, { kind: 'skip' }>,
-): Promise<void> {
-  const { report, log, settings } = ctx;
-  const { revision, proof } = decision;
-  recordRevision(report, revision);
-  if (proof !== undefined) {
-    report.skipProof = {
-      ...(proof.record.runUrl === undefined ? {} : { runUrl: proof.record.runUrl }),
-      ...(proof.where === undefined ? {} : { where: proof.where }),
-    };
-  }
-  log.info(`Skipped (skip-unchanged): ${decision.reason}`);
-  if (settings.dryRun) {
-    report.outcome = 'planned';
-    report.action = 'unchanged';
-    report.plan = {
-      action: 'skip',
-      deployment_id: existing.id,
-      name: existing.name,
-      revision_id: revision.id,
-      reason: decision.reason,
-      ...(proof === undefined
-        ? {}
-        : { proven_by: proof.record.runUrl ?? proof.where ?? 'a deploy record' }),
-    };
-    report.headline = `Dry run: would skip deployment ${existing.name}: revision ${revision.id} already runs this`;
-    return;
-  }
-  report.outcome = 'success';
-  report.action = 'unchanged';
-  report.created = false;
-  report.skipped = true;
-  report.reason = decision.reason;
-  report.headline = `Skipped deployment ${existing.name}: revision ${revision.id} already runs this and is DEPLOYED`;
-  // A re-run must not turn a failed smoke test green by skipping it: the same check runs.
-  await smokeTestIfAsked(ctx);
-  if (report.smokeTest?.result === 'failed') {
-    report.nextStep =
-      `${report.nextStep ?? ''} This run changed nothing on the server (it was skipped), so nothing was rolled back.`.trim();
-  }
 }
 
 function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined): void {

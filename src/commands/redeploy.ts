@@ -3,70 +3,241 @@
  * release, see rules/rollback-target.ts), then follow the revision that the redeploy produced.
  */
 import { ApiError } from '../api/errors.ts';
-import type { Deployment, Revision } from '../api/schemas.ts';
+import { type Deployment, displayName, type Revision } from '../api/schemas.ts';
+import type { RunFacts } from '../report/run-record.ts';
+import type { ComposedReport } from '../report/types.ts';
 import { codeOf, planRollback, type RollbackPlan } from '../rules/rollback-target.ts';
 import { PREVIOUS_REVISION } from '../settings/command-inputs.ts';
 import { InputError } from '../settings/input-error.ts';
-import type { CommandContext } from './steps/command-context.ts';
-import { recordDeployment, recordRevision } from './steps/describe.ts';
+import { type CommandContext, type Ending, endedBy } from './steps/command-context.ts';
+import { describeDeployment, describeRevision } from './steps/describe.ts';
 import { requireDeployment } from './steps/find-target.ts';
-import { followRevision, smokeTestIfAsked } from './steps/follow-rollout.ts';
+import {
+  followRevision,
+  type RolloutResult,
+  revisionFollowed,
+  rolloutShown,
+} from './steps/follow-rollout.ts';
+import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
 
-export async function redeploy(ctx: CommandContext): Promise<void> {
-  const { settings, report, log } = ctx;
-  const deployment = await log.group('Looking up the deployment', () => requireDeployment(ctx));
-  recordDeployment(report, deployment);
-  const requested = settings.revisionId ?? PREVIOUS_REVISION;
-  if (requested !== PREVIOUS_REVISION) {
-    // Before any write: an id copied from another deployment must not ship its code here.
-    await log.group(`Checking that revision ${requested} is one of ${deployment.name}'s`, () =>
-      checkRevisionBelongs(ctx, deployment, requested),
-    );
-    if (settings.dryRun) {
-      planned(
-        ctx,
-        deployment,
-        requested,
-        `would redeploy revision ${requested} of ${deployment.name}`,
+/** What redeploy did, and the way it took: each is there once its step has returned. */
+export interface RedeployFacts {
+  dryRun: boolean;
+  /** `wait-timeout` and `rollback-on-failure`, for the sentences. */
+  waitTimeoutMs: number;
+  rollbackOnFailure: boolean;
+  /** The deployment looked up. */
+  deployment?: Deployment;
+  way?:
+    | {
+        /** A redeploy of `revisionId`: asked by id, or the rollback `previous` resolved to. */
+        kind: 'redeploy';
+        revisionId: string;
+        /** `previous`: the active revision it rolls back from. */
+        rollbackFrom?: string;
+        /** The redeploy's answer, once sent (not for a dry run). */
+        answer?: Deployment;
+        /** The revision followed: the redeploy's new one, or the revision itself. */
+        following?: string;
+      }
+    | {
+        /** A rollback to the code of `to` already rolls out as `rollingOut`: followed. */
+        kind: 'in-progress';
+        from: string;
+        to: string;
+        rollingOut: string;
+      }
+    | {
+        /** The active revision already serves the code before the newest release. */
+        kind: 'already';
+        active: Revision;
+        release: string;
+        to?: Revision;
+      };
+  rollout?: RolloutResult;
+  /** `already`: the smoke test of what serves. */
+  smokeTest?: SmokeTestRun;
+}
+
+export async function redeploy(ctx: CommandContext): Promise<ComposedReport> {
+  const { settings, log } = ctx;
+  const facts: RedeployFacts = {
+    dryRun: settings.dryRun,
+    waitTimeoutMs: settings.waitTimeoutMs,
+    rollbackOnFailure: settings.rollbackOnFailure,
+  };
+  try {
+    const deployment = await log.group('Looking up the deployment', () => requireDeployment(ctx));
+    ctx.record.deployment({ id: deployment.id, name: displayName(deployment) });
+    facts.deployment = deployment;
+    const requested = settings.revisionId ?? PREVIOUS_REVISION;
+    if (requested !== PREVIOUS_REVISION) {
+      // Before any write: an id copied from another deployment must not ship its code here.
+      await log.group(`Checking that revision ${requested} is one of ${deployment.name}'s`, () =>
+        checkRevisionBelongs(ctx, deployment, requested),
       );
-      return;
+      facts.way = { kind: 'redeploy', revisionId: requested };
+      if (!settings.dryRun) await redeployAndFollow(ctx, deployment, facts.way, facts);
+      return composeRedeploy(facts);
     }
-    await redeployAndFollow(ctx, deployment, requested);
-    return;
-  }
 
-  const plan = await rollbackPlan(ctx, deployment);
-  switch (plan.kind) {
-    case 'rollback':
-      ctx.log.info(`Rolling back from revision ${plan.from.id} to ${plan.to.id}.`);
-      if (settings.dryRun) {
-        planned(
-          ctx,
-          deployment,
-          plan.to.id,
-          `would roll back ${deployment.name} from revision ${plan.from.id} to ${plan.to.id} (would redeploy revision ${plan.to.id})`,
+    const plan = await rollbackPlan(ctx, deployment);
+    switch (plan.kind) {
+      case 'rollback':
+        ctx.log.info(`Rolling back from revision ${plan.from.id} to ${plan.to.id}.`);
+        facts.way = { kind: 'redeploy', revisionId: plan.to.id, rollbackFrom: plan.from.id };
+        if (!settings.dryRun) await redeployAndFollow(ctx, deployment, facts.way, facts);
+        break;
+      case 'in-progress':
+        ctx.log.info(
+          `A rollback to the code of revision ${plan.to.id} is already rolling out as revision ${plan.rollingOut.id}: following it instead of redeploying again.`,
         );
-        return;
+        facts.way = {
+          kind: 'in-progress',
+          from: plan.from.id,
+          to: plan.to.id,
+          rollingOut: plan.rollingOut.id,
+        };
+        if (!settings.dryRun) {
+          facts.rollout = await followRevision(ctx, deployment, plan.rollingOut.id, {
+            statusBefore: 'UNKNOWN',
+            justWritten: false,
+          });
+        }
+        break;
+      case 'already': {
+        facts.way = {
+          kind: 'already',
+          active: plan.active,
+          release: plan.release.id,
+          ...(plan.to === undefined ? {} : { to: plan.to }),
+        };
+        ctx.record.revisionSeen(plan.active.id, plan.active.status);
+        ctx.log.info(`${alreadyDone(deployment, facts.way)}; no redeploy sent.`);
+        if (!settings.dryRun) {
+          const url = deployment.source_config?.custom_url ?? undefined;
+          const smokeTest = await smokeTestIfAsked(ctx, url);
+          if (smokeTest !== undefined) facts.smokeTest = smokeTest;
+        }
+        break;
       }
-      await redeployAndFollow(ctx, deployment, plan.to.id);
-      return;
-    case 'in-progress':
-      ctx.log.info(
-        `A rollback to the code of revision ${plan.to.id} is already rolling out as revision ${plan.rollingOut.id}: following it instead of redeploying again.`,
-      );
-      if (settings.dryRun) {
-        report.outcome = 'planned';
-        report.headline = `Dry run: nothing to send: a rollback of ${deployment.name} to the code of revision ${plan.to.id} is already rolling out (revision ${plan.rollingOut.id})`;
-        return;
-      }
-      report.action = 'unchanged';
-      report.headline = `A rollback of ${deployment.name} from revision ${plan.from.id} to the code of ${plan.to.id} was already rolling out; no redeploy sent`;
-      await followRevision(ctx, deployment, plan.rollingOut.id);
-      return;
-    case 'already':
-      await alreadyRolledBack(ctx, deployment, plan);
-      return;
+    }
+    return composeRedeploy(facts);
+  } catch (error) {
+    return composeRedeploy(facts, ctx.ending(error), ctx.record.facts());
   }
+}
+
+/**
+ * The report of `redeploy`, from what its steps returned (and how it ended, when a step threw):
+ * every line of its summary is decided here.
+ */
+export function composeRedeploy(
+  facts: RedeployFacts,
+  ending?: Ending,
+  recorded: RunFacts = {},
+): ComposedReport {
+  const end = (report: ComposedReport): ComposedReport =>
+    ending === undefined ? report : endedBy(report, ending);
+  const { deployment, way } = facts;
+  if (deployment === undefined) return end({ outcome: 'failure', headline: '' });
+  const found = describeDeployment(deployment);
+  if (way === undefined) return end({ ...found, outcome: 'failure', headline: '' });
+  const name = deployment.name;
+  if (way.kind === 'already') {
+    const done = alreadyDone(deployment, way);
+    const revision = describeRevision(way.active);
+    if (facts.dryRun) {
+      return end({
+        ...found,
+        revision,
+        action: 'unchanged',
+        outcome: 'planned',
+        headline: `Dry run: nothing to send: ${done}`,
+      });
+    }
+    const smoke =
+      facts.smokeTest &&
+      smokeTestVerdict(facts.smokeTest, {
+        live: deployment.active_revision_id === way.active.id,
+        created: false,
+        rollbackOnFailure: facts.rollbackOnFailure,
+      });
+    return end({
+      ...found,
+      revision,
+      action: 'unchanged',
+      outcome: 'success',
+      headline: `${done}; no redeploy sent`,
+      ...(facts.smokeTest === undefined ? {} : { smokeTest: facts.smokeTest.smokeTest }),
+      ...smoke,
+    });
+  }
+  if (way.kind === 'in-progress' && facts.dryRun) {
+    return end({
+      ...found,
+      outcome: 'planned',
+      headline: `Dry run: nothing to send: a rollback of ${name} to the code of revision ${way.to} is already rolling out (revision ${way.rollingOut})`,
+    });
+  }
+  if (way.kind === 'redeploy' && facts.dryRun) {
+    const what =
+      way.rollbackFrom === undefined
+        ? `would redeploy revision ${way.revisionId} of ${name}`
+        : `would roll back ${name} from revision ${way.rollbackFrom} to ${way.revisionId} (would redeploy revision ${way.revisionId})`;
+    return end({
+      ...found,
+      outcome: 'planned',
+      action: 'would-patch',
+      plan: { action: 'redeploy', deployment_id: deployment.id, revision_id: way.revisionId },
+      headline: `Dry run: ${what}`,
+    });
+  }
+  if (way.kind === 'redeploy' && way.answer === undefined) {
+    // The redeploy was not answered.
+    return end({ ...found, outcome: 'failure', headline: '' });
+  }
+  const sent =
+    way.kind === 'redeploy'
+      ? {
+          action: 'redeployed' as const,
+          headline: `Redeployed revision ${way.revisionId} of ${way.answer?.name}`,
+        }
+      : {
+          action: 'unchanged' as const,
+          headline: `A rollback of ${name} from revision ${way.from} to the code of ${way.to} was already rolling out; no redeploy sent`,
+        };
+  const before = way.kind === 'redeploy' ? (way.answer ?? deployment) : deployment;
+  const following = way.kind === 'redeploy' ? way.following : way.rollingOut;
+  const { rollout } = facts;
+  if (rollout === undefined) {
+    // The step threw: the revision followed is as the recorder last saw it.
+    const revision =
+      following !== undefined && recorded.revision?.id === following
+        ? { revision: revisionFollowed(following, undefined, undefined, recorded.revision) }
+        : {};
+    return end({ ...describeDeployment(before), ...sent, ...revision, outcome: 'failure' });
+  }
+  const described = describeDeployment(rollout.deployment ?? before);
+  const shown = rolloutShown(rollout, {
+    deployment: described.deployment,
+    waitTimeoutMs: facts.waitTimeoutMs,
+    created: false,
+    rollbackOnFailure: facts.rollbackOnFailure,
+  });
+  return end({ ...described, ...sent, ...shown, headline: `${sent.headline}${shown.headline}` });
+}
+
+/** A re-run of a rollback: what already serves, in words. */
+function alreadyDone(
+  deployment: Deployment,
+  way: Extract<NonNullable<RedeployFacts['way']>, { kind: 'already' }>,
+): string {
+  const { active, release, to } = way;
+  const sameCodeAs = to && to.id !== active.id ? ` (the code of revision ${to.id})` : '';
+  return to && codeOf(active) === codeOf(to)
+    ? `${deployment.name} is already rolled back to revision ${active.id}${sameCodeAs}, the code that served before the newest release ${release}`
+    : `${deployment.name} is already rolled back: it serves revision ${active.id}, older code than the newest release ${release}`;
 }
 
 /**
@@ -171,46 +342,14 @@ async function rollbackPlan(
   return plan;
 }
 
-/** A re-run of a rollback: production already serves older code than the newest release. */
-async function alreadyRolledBack(
-  ctx: CommandContext,
-  deployment: Deployment,
-  plan: Extract<RollbackPlan, { kind: 'already' }>,
-): Promise<void> {
-  const { report, settings } = ctx;
-  const { active, release, to } = plan;
-  recordRevision(report, active);
-  report.action = 'unchanged';
-  const sameCodeAs = to && to.id !== active.id ? ` (the code of revision ${to.id})` : '';
-  const done =
-    to && codeOf(active) === codeOf(to)
-      ? `${deployment.name} is already rolled back to revision ${active.id}${sameCodeAs}, the code that served before the newest release ${release.id}`
-      : `${deployment.name} is already rolled back: it serves revision ${active.id}, older code than the newest release ${release.id}`;
-  ctx.log.info(`${done}; no redeploy sent.`);
-  if (settings.dryRun) {
-    report.outcome = 'planned';
-    report.headline = `Dry run: nothing to send: ${done}`;
-    return;
-  }
-  report.outcome = 'success';
-  report.headline = `${done}; no redeploy sent`;
-  await smokeTestIfAsked(ctx);
-}
-
-function planned(ctx: CommandContext, deployment: Deployment, revisionId: string, what: string) {
-  const { report } = ctx;
-  report.outcome = 'planned';
-  report.action = 'would-patch';
-  report.plan = { action: 'redeploy', deployment_id: deployment.id, revision_id: revisionId };
-  report.headline = `Dry run: ${what}`;
-}
-
 async function redeployAndFollow(
   ctx: CommandContext,
   deployment: Deployment,
-  revisionId: string,
+  way: Extract<NonNullable<RedeployFacts['way']>, { kind: 'redeploy' }>,
+  facts: RedeployFacts,
 ): Promise<void> {
-  const { report, client, log } = ctx;
+  const { client, log } = ctx;
+  const { revisionId } = way;
   let updated: Deployment;
   try {
     updated = await log.group(`Redeploying revision ${revisionId}`, () =>
@@ -222,13 +361,17 @@ async function redeployAndFollow(
     }
     throw error;
   }
-  recordDeployment(report, updated);
-  report.action = 'redeployed';
-  report.headline = `Redeployed revision ${revisionId} of ${updated.name}`;
+  ctx.record.deployment({ id: updated.id, name: displayName(updated) });
+  ctx.record.changed('redeployed');
+  way.answer = updated;
   // The server may start a new revision from the old one's configuration: follow that one.
   const produced =
     updated.latest_revision_id && updated.latest_revision_id !== deployment.latest_revision_id
       ? updated.latest_revision_id
       : revisionId;
-  await followRevision(ctx, updated, produced);
+  way.following = produced;
+  facts.rollout = await followRevision(ctx, updated, produced, {
+    statusBefore: 'UNKNOWN',
+    justWritten: true,
+  });
 }

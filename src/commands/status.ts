@@ -3,66 +3,194 @@
  * `wait: true`, wait for that revision to finish. It fails only where the revision failed.
  */
 
-import { displayName } from '../api/schemas.ts';
+import { type Deployment, displayName, type Revision } from '../api/schemas.ts';
+import type { RunFacts } from '../report/run-record.ts';
+import type { ComposedReport, FailureLogReport } from '../report/types.ts';
 import { productionAfterFailure } from '../rules/production.ts';
 import { classifyRevisionStatus } from '../wait/revision.ts';
-import type { CommandContext } from './steps/command-context.ts';
-import { recordDeployment, recordRevision } from './steps/describe.ts';
+import { type CommandContext, type Ending, endedBy } from './steps/command-context.ts';
+import { describeDeployment, describeRevision } from './steps/describe.ts';
 import { requireDeployment } from './steps/find-target.ts';
 import {
   failedRevisionReason,
   followRevision,
   nextStepFor,
-  smokeTestIfAsked,
+  type RolloutResult,
+  revisionFollowed,
+  rolloutShown,
 } from './steps/follow-rollout.ts';
 import { showFailureLog } from './steps/revision-logs.ts';
+import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
 
-export async function status(ctx: CommandContext): Promise<void> {
-  const { settings, report, client } = ctx;
-  const deployment = await ctx.log.group('Looking up the deployment', () => requireDeployment(ctx));
-  recordDeployment(report, deployment);
-  report.action = 'read';
-  report.headline = `Deployment ${displayName(deployment)} is ${deployment.status ?? 'in an unknown state'}`;
+/** What status found out, step by step: each field is there once its step has returned. */
+export interface StatusFacts {
+  /** `wait`, `wait-timeout` and `rollback-on-failure`, as set. */
+  wait: boolean;
+  waitTimeoutMs: number;
+  rollbackOnFailure: boolean;
+  deployment?: Deployment;
+  /** The revision asked about; null when the deployment has none yet. */
+  revisionId?: string | null;
+  /** `wait: true`: the revision followed to its end. */
+  rollout?: RolloutResult;
+  /** `wait: false`: the revision as read once, its failure log and smoke test. */
+  revision?: Revision;
+  failureLog?: FailureLogReport;
+  smokeTest?: SmokeTestRun;
+}
 
-  const revisionId = settings.revisionId ?? deployment.latest_revision_id ?? undefined;
-  if (!revisionId) {
-    report.outcome = 'success';
-    report.headline += '; it has no revision yet';
-    return;
+export async function status(ctx: CommandContext): Promise<ComposedReport> {
+  const { settings, client } = ctx;
+  const facts: StatusFacts = {
+    wait: settings.wait,
+    waitTimeoutMs: settings.waitTimeoutMs,
+    rollbackOnFailure: settings.rollbackOnFailure,
+  };
+  try {
+    const deployment = await ctx.log.group('Looking up the deployment', () =>
+      requireDeployment(ctx),
+    );
+    ctx.record.deployment({ id: deployment.id, name: displayName(deployment) });
+    facts.deployment = deployment;
+    const revisionId = settings.revisionId ?? deployment.latest_revision_id ?? null;
+    facts.revisionId = revisionId || null;
+    if (!revisionId) return composeStatus(facts);
+    if (settings.wait) {
+      facts.rollout = await followRevision(ctx, deployment, revisionId, {
+        statusBefore: 'UNKNOWN',
+        justWritten: false,
+      });
+      return composeStatus(facts);
+    }
+    const revision = await client.getRevision(deployment.id, revisionId, { signal: ctx.signal });
+    ctx.record.revisionSeen(revision.id, revision.status);
+    facts.revision = revision;
+    switch (classifyRevisionStatus(revision.status)) {
+      case 'failed': {
+        const failureLog = await showFailureLog(ctx, deployment.id, revision.id, revision.status);
+        if (failureLog !== undefined) facts.failureLog = failureLog;
+        break;
+      }
+      case 'deployed': {
+        const url = deployment.source_config?.custom_url ?? undefined;
+        const smokeTest = await smokeTestIfAsked(ctx, url);
+        if (smokeTest !== undefined) facts.smokeTest = smokeTest;
+        break;
+      }
+    }
+    return composeStatus(facts);
+  } catch (error) {
+    return composeStatus(facts, ctx.ending(error), ctx.record.facts());
   }
-  if (settings.wait) {
-    await followRevision(ctx, deployment, revisionId);
-    return;
+}
+
+/**
+ * The report of `status`, from what its steps returned (and how it ended, when a step threw):
+ * every line of its summary is decided here.
+ */
+export function composeStatus(
+  facts: StatusFacts,
+  ending?: Ending,
+  recorded: RunFacts = {},
+): ComposedReport {
+  const end = (report: ComposedReport): ComposedReport =>
+    ending === undefined ? report : endedBy(report, ending);
+  const { deployment } = facts;
+  if (deployment === undefined) return end({ outcome: 'failure', headline: '' });
+  const name = displayName(deployment);
+  const looked = {
+    action: 'read' as const,
+    headline: `Deployment ${name} is ${deployment.status ?? 'in an unknown state'}`,
+  };
+  if (facts.revisionId === null) {
+    return end({
+      ...describeDeployment(deployment),
+      ...looked,
+      outcome: 'success',
+      headline: `${looked.headline}; it has no revision yet`,
+    });
   }
-  const revision = await client.getRevision(deployment.id, revisionId, { signal: ctx.signal });
-  recordRevision(report, revision);
-  report.headline += `; revision ${revision.id} is ${revision.status}`;
-  switch (classifyRevisionStatus(revision.status)) {
+  if (facts.wait) {
+    const { rollout } = facts;
+    const revisionId = rollout?.revisionId ?? facts.revisionId;
+    if (rollout === undefined) {
+      // The step threw: the revision followed is as the recorder last saw it.
+      const following =
+        revisionId !== undefined && recorded.revision?.id === revisionId
+          ? { revision: revisionFollowed(revisionId, undefined, undefined, recorded.revision) }
+          : {};
+      return end({
+        ...describeDeployment(deployment),
+        ...looked,
+        ...following,
+        outcome: 'failure',
+      });
+    }
+    const described = describeDeployment(rollout.deployment ?? deployment);
+    const shown = rolloutShown(rollout, {
+      deployment: described.deployment,
+      waitTimeoutMs: facts.waitTimeoutMs,
+      created: false,
+      rollbackOnFailure: facts.rollbackOnFailure,
+    });
+    return end({
+      ...described,
+      ...looked,
+      ...shown,
+      headline: `${looked.headline}${shown.headline}`,
+    });
+  }
+  const read = facts.revision;
+  if (read === undefined) {
+    return end({ ...describeDeployment(deployment), ...looked, outcome: 'failure' });
+  }
+  const base = {
+    ...describeDeployment(deployment),
+    ...looked,
+    revision: describeRevision(read),
+    headline: `${looked.headline}; revision ${read.id} is ${read.status}`,
+  };
+  switch (classifyRevisionStatus(read.status)) {
     case 'failed': {
       // The deployment was read just before the revision, whose status is final.
       const production = productionAfterFailure({
-        name: displayName(deployment),
-        revisionId: revision.id,
+        name,
+        revisionId: read.id,
         activeRevisionId: deployment.active_revision_id ?? undefined,
         known: true,
       });
-      report.outcome = 'failure';
-      await showFailureLog(ctx, deployment.id, revision.id, revision.status);
-      report.reason = `${failedRevisionReason(revision.id, displayName(deployment), revision.status, revision.status_message)} ${production.serving}`;
-      report.nextStep = `${nextStepFor(revision.status, displayName(deployment), report.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`;
-      return;
+      return end({
+        ...base,
+        outcome: 'failure',
+        ...(facts.failureLog === undefined ? {} : { failureLog: facts.failureLog }),
+        reason: `${failedRevisionReason(read.id, name, read.status, read.status_message)} ${production.serving}`,
+        nextStep: `${nextStepFor(read.status, name, facts.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`,
+      });
     }
     case 'skipped':
-      report.outcome = 'warning';
-      report.reason = `Revision ${revision.id} was superseded by a newer revision (${deployment.latest_revision_id ?? 'unknown'}).`;
-      report.nextStep =
-        "Read the newer revision: run 'command: status' without 'revision-id' to follow the latest one.";
-      return;
-    case 'deployed':
-      report.outcome = 'success';
-      await smokeTestIfAsked(ctx);
-      return;
+      return end({
+        ...base,
+        outcome: 'warning',
+        reason: `Revision ${read.id} was superseded by a newer revision (${deployment.latest_revision_id ?? 'unknown'}).`,
+        nextStep:
+          "Read the newer revision: run 'command: status' without 'revision-id' to follow the latest one.",
+      });
+    case 'deployed': {
+      const smoke =
+        facts.smokeTest &&
+        smokeTestVerdict(facts.smokeTest, {
+          live: deployment.active_revision_id === read.id,
+          created: false,
+          rollbackOnFailure: facts.rollbackOnFailure,
+        });
+      return end({
+        ...base,
+        outcome: 'success',
+        ...(facts.smokeTest === undefined ? {} : { smokeTest: facts.smokeTest.smokeTest }),
+        ...smoke,
+      });
+    }
     default:
-      report.outcome = 'success';
+      return end({ ...base, outcome: 'success' });
   }
 }

@@ -2,23 +2,13 @@
  * The narrow recorder: only the facts of a run that must survive a failure or a cancellation,
  * and that the story of a cancellation (cancellation.ts) needs at the moment of the signal. Steps
  * tell it what they learn as they go; nothing else goes in it. Commands compose their report
- * from what their steps return, never from here.
+ * from what their steps return; from here only what a step that threw had seen (the revision in
+ * flight and its last status).
  */
 import type { Action } from './types.ts';
 
 /** What a run can change on the server. */
 type Change = Extract<Action, 'created' | 'patched' | 'redeployed' | 'deleted'>;
-
-const CHANGES: ReadonlySet<Action> = new Set<Change>([
-  'created',
-  'patched',
-  'redeployed',
-  'deleted',
-]);
-
-export function isChange(action: Action): action is Change {
-  return CHANGES.has(action);
-}
 
 /** The facts so far, as plain values. */
 export interface RunFacts {

@@ -150,6 +150,18 @@ export interface DeploymentReport {
   tracingProject?: string;
 }
 
+/** The revision a run followed or read, as last seen. */
+export interface RevisionReport {
+  id: string;
+  status: string;
+  statusMessage?: string;
+  commitSha?: string;
+  repoRef?: string;
+  imageUri?: string;
+  /** For SKIPPED: the revision that superseded it, when known. */
+  supersededBy?: string;
+}
+
 /** A listener as the server described it: its compute and the namespaces it serves. */
 export interface ListenerReport {
   id: string;
@@ -173,16 +185,7 @@ export interface CommandReport {
    */
   target?: { name?: string; deploymentId?: string };
   deployment?: DeploymentReport;
-  revision?: {
-    id: string;
-    status: string;
-    statusMessage?: string;
-    commitSha?: string;
-    repoRef?: string;
-    imageUri?: string;
-    /** For SKIPPED: the revision that superseded it, when known. */
-    supersededBy?: string;
-  };
+  revision?: RevisionReport;
   /**
    * deploy to an existing deployment: how its new revision was made: 'post' (POST .../revisions,
    * which answered the revision), 'patch' (a server without that POST), 'failed' (of the

@@ -8,9 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlPlaneClient } from '../../src/api/client.ts';
-import type { CommandContext } from '../../src/commands/steps/command-context.ts';
-import { runSmokeTest } from '../../src/commands/steps/smoke-test.ts';
-import type { CommandReport } from '../../src/report/types.ts';
+import {
+  runSmokeTest,
+  type SmokeTestStep,
+  smokeTestVerdict,
+} from '../../src/commands/steps/smoke-test.ts';
 import { readSettings } from '../../src/settings/inputs.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
@@ -64,7 +66,7 @@ function contextFor(
   deploymentUrl: string,
   clock: FakeClock,
   dispatcher: Dispatcher,
-): Omit<CommandContext, 'record' | 'ending'> {
+): SmokeTestStep {
   const inputs: Record<string, string> = {
     'api-url': deploymentUrl,
     'api-key': API_KEY,
@@ -73,13 +75,6 @@ function contextFor(
   };
   const settings = readSettings((name) => inputs[name] ?? '', { GITHUB_REF_NAME: 'main' });
   const client = new ControlPlaneClient({ baseUrl: deploymentUrl, apiKey: API_KEY, dispatcher });
-  const report: CommandReport = {
-    command: 'deploy',
-    outcome: 'success',
-    headline: '',
-    startedAt: clock.now(),
-    endedAt: clock.now(),
-  };
   return {
     settings,
     client,
@@ -93,8 +88,6 @@ function contextFor(
       group: (_title, body) => body(),
       excerpt: (text) => text,
     },
-    mask: () => {},
-    report,
   };
 }
 
@@ -114,9 +107,9 @@ describe('the smoke test', () => {
     const clock = new FakeClock();
     const ctx = contextFor(server.url, clock, agent);
 
-    await runSmokeTest(ctx, server.url);
+    const run = await runSmokeTest(ctx, server.url);
 
-    expect(ctx.report.smokeTest).toMatchObject({ result: 'passed' });
+    expect(run?.smokeTest).toMatchObject({ result: 'passed' });
     expect(agent.paths).toEqual(['/runs/stream']);
     // The deadline's wait on the clock ended with the run: nothing is left pending.
     expect(clock.sleeps).toEqual([ctx.settings.smokeTest?.runTimeoutMs]);
@@ -134,20 +127,24 @@ describe('the smoke test', () => {
     expect(runTimeoutMs).toBe(120_000);
 
     let done = false;
-    const smoke = runSmokeTest(ctx, server.url).then(() => {
+    const smoke = runSmokeTest(ctx, server.url).then((run) => {
       done = true;
+      return run;
     });
     await server.answered;
     await clock.advance(runTimeoutMs - 1);
     expect(done).toBe(false);
     await clock.advance(1);
-    await smoke;
+    const run = await smoke;
 
-    expect(ctx.report.smokeTest).toMatchObject({
+    expect(run?.smokeTest).toMatchObject({
       result: 'failed',
       error: 'no complete answer within smoke-test-timeout 2m',
       durationMs: runTimeoutMs,
     });
-    expect(ctx.report.outcome).toBe('failure');
+    // The run's outcome, as the command composes it from the smoke test's result.
+    const verdict =
+      run && smokeTestVerdict(run, { live: true, created: false, rollbackOnFailure: false });
+    expect(verdict?.outcome).toBe('failure');
   });
 });

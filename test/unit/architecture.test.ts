@@ -258,99 +258,27 @@ const filesMatching = (pattern: RegExp, files: readonly string[] = FILES): strin
 
 const STEPS = FILES.filter((file) => dirname(file) === 'commands/steps');
 
-/**
- * The commands and steps that still fill in the shared report, as #29.1 found them; the
- * `rollout` branch converts them (deploy, redeploy, status and their steps) and empties these
- * lists. A converted file must leave its list: the lists only shrink.
- */
-const NOT_YET_CONVERTED = {
-  writes: [
-    'commands/deploy.ts',
-    'commands/redeploy.ts',
-    'commands/status.ts',
-    'commands/steps/check-graph-config.ts',
-    'commands/steps/describe.ts',
-    'commands/steps/follow-rollout.ts',
-    'commands/steps/record-proof.ts',
-    'commands/steps/resolve-tag.ts',
-    'commands/steps/revision-logs.ts',
-    'commands/steps/rollback-on-failure.ts',
-    'commands/steps/smoke-test.ts',
-  ],
-  appends: [
-    'commands/deploy.ts',
-    'commands/status.ts',
-    'commands/steps/follow-rollout.ts',
-    'commands/steps/rollback-on-failure.ts',
-  ],
-  /** command-context.ts holds `ctx.report` until the last command is converted. */
-  takes: [
-    'commands/steps/check-graph-config.ts',
-    'commands/steps/check-listener.ts',
-    'commands/steps/command-context.ts',
-    'commands/steps/describe.ts',
-    'commands/steps/follow-rollout.ts',
-    'commands/steps/record-proof.ts',
-    'commands/steps/resolve-tag.ts',
-    'commands/steps/revision-logs.ts',
-    'commands/steps/rollback-on-failure.ts',
-    'commands/steps/smoke-test.ts',
-  ],
-};
-
-/** The commands that compose their report in one function and return it. */
-const CONVERTED_COMMANDS = [
-  'commands/authenticate.ts',
-  'commands/delete.ts',
-  'commands/listener.ts',
-  'commands/prune.ts',
-];
+/** Every command: one file per `command:` value. */
+const COMMANDS = FILES.filter((file) => dirname(file) === 'commands');
 
 describe('how a command reports (steps return, commands decide: docs/architecture.md)', () => {
-  it('the converted commands and their steps write no report field, append to no headline, and the steps take no report', () => {
-    const converted = [
-      ...CONVERTED_COMMANDS,
-      'commands/steps/delete-deployment.ts',
-      'commands/steps/find-target.ts',
-      'report/run-record.ts',
-      'main.ts',
-    ];
-    expect(filesMatching(REPORT_FIELD_WRITE, converted)).toEqual([]);
-    expect(filesMatching(HEADLINE_APPENDED, converted)).toEqual([]);
-    expect(
-      filesMatching(
-        REPORT_TAKEN,
-        converted.filter((file) => STEPS.includes(file)),
-      ),
-    ).toEqual([]);
+  it('report fields are written in at most 3 files of src/, no headline is appended to, and no step takes a report', () => {
+    expect(filesMatching(REPORT_FIELD_WRITE).length).toBeLessThanOrEqual(3);
+    expect(filesMatching(HEADLINE_APPENDED)).toEqual([]);
+    expect(filesMatching(REPORT_TAKEN, STEPS)).toEqual([]);
   });
 
-  it('each converted command returns its report, composed in one function of its file', () => {
-    for (const file of CONVERTED_COMMANDS) {
+  it('no command or step writes a report field: each command composes its report whole', () => {
+    expect(COMMANDS).toHaveLength(7);
+    expect(filesMatching(REPORT_FIELD_WRITE, [...COMMANDS, ...STEPS])).toEqual([]);
+  });
+
+  it('each command returns its report, composed in one function of its file', () => {
+    for (const file of COMMANDS) {
       const code = codeOf(readSrc(file));
       expect(code, file).toMatch(/Promise<ComposedReport>/);
-      expect(code.match(/^function compose[A-Z]\w*\(/gm), file).toHaveLength(1);
+      expect(code.match(/^(?:export )?function compose[A-Z]\w*\(/gm), file).toHaveLength(1);
     }
-  });
-
-  it('report fields are written in at most 3 files of src/, no headline is appended to, and no step takes a report', () => {
-    const untouched = (found: string[], allowed: string[]) =>
-      found.filter((file) => !allowed.includes(file));
-    expect(
-      untouched(filesMatching(REPORT_FIELD_WRITE), NOT_YET_CONVERTED.writes).length,
-    ).toBeLessThanOrEqual(3);
-    expect(untouched(filesMatching(HEADLINE_APPENDED), NOT_YET_CONVERTED.appends)).toEqual([]);
-    expect(untouched(filesMatching(REPORT_TAKEN, STEPS), NOT_YET_CONVERTED.takes)).toEqual([]);
-  });
-
-  it('the transition lists only shrink: a file on them still does what put it there', () => {
-    expect(NOT_YET_CONVERTED.writes).toEqual(
-      filesMatching(REPORT_FIELD_WRITE, NOT_YET_CONVERTED.writes),
-    );
-    expect(NOT_YET_CONVERTED.appends).toEqual(
-      filesMatching(HEADLINE_APPENDED, NOT_YET_CONVERTED.appends),
-    );
-    expect(NOT_YET_CONVERTED.takes).toEqual(filesMatching(REPORT_TAKEN, NOT_YET_CONVERTED.takes));
   });
 
   it('finds a report field written, a headline appended to and a step taking a report (the checks can fail)', () => {

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { nearest, quote } from '../../api/schema-issues.ts';
+import type { GraphConfigReport } from '../../report/types.ts';
 import { type CheckoutFacts, judgeCheckout } from '../../rules/checkout.ts';
 import { checkGraphConfig, type PathKind } from '../../settings/graph-config.ts';
 import { InputError } from '../../settings/input-error.ts';
@@ -18,32 +19,24 @@ import type { CommandContext } from './command-context.ts';
 /** Larger than any graph configuration; a bigger file is not one. */
 const MAX_CONFIG_BYTES = 1_000_000;
 
-/** What the check reads of a command's context (and the report it fills in). */
-type GraphConfigCheck = Pick<CommandContext, 'log' | 'report' | 'workflow' | 'github'> & {
+/** What the check reads of a command's context. */
+type GraphConfigCheck = Pick<CommandContext, 'log' | 'workflow' | 'github'> & {
   settings: Pick<Settings, 'revisionConfig' | 'sourceConfig' | 'source' | 'checkout' | 'smokeTest'>;
 };
 
-export function checkGraphConfigFile(ctx: GraphConfigCheck): void {
-  try {
-    checkInCheckout(ctx);
-  } catch (error) {
-    if (error instanceof InputError) {
-      ctx.report.headline =
-        'The graph configuration check failed: nothing was sent to the control plane';
-    }
-    throw error;
-  }
-}
-
-function checkInCheckout(ctx: GraphConfigCheck): void {
-  const { settings, log, report } = ctx;
+/**
+ * What was read of the graph configuration (undefined when there was nothing to check); throws
+ * the InputError of a configuration the build would fail on.
+ */
+export function checkGraphConfigFile(ctx: GraphConfigCheck): GraphConfigReport | undefined {
+  const { settings, log } = ctx;
   const configPath = settings.revisionConfig.graph_config_path;
-  if (settings.source !== 'hosted_repo') return;
+  if (settings.source !== 'hosted_repo') return undefined;
   if (configPath === undefined) {
     log.info(
       "Graph configuration not checked: 'graph-config-path' is empty, so the deployment keeps the one it has.",
     );
-    return;
+    return undefined;
   }
   const { directory, fromInput } = settings.checkout;
   if (fromInput && pathKind(directory) !== 'directory') {
@@ -69,11 +62,10 @@ function checkInCheckout(ctx: GraphConfigCheck): void {
         `Input 'graph-config-path' is ${quote(configPath)}, and there is no such file in the checkout (${directory}), which is commit ${verdict.commit.slice(0, 7)}, the one the control plane builds: the build would fail. ${closestFile(file, configPath)}`,
       );
     }
-    report.graphConfig = { path: configPath, checked: false };
     log.info(
       `Graph configuration not checked: ${configPath} is not in the checkout (${directory}), and the checkout may not be what the control plane builds: ${verdict.why}. Set 'working-directory' if the repository is checked out in a subfolder.`,
     );
-    return;
+    return { path: configPath, checked: false };
   }
   if (kind === 'directory') {
     throw new InputError(
@@ -88,8 +80,8 @@ function checkInCheckout(ctx: GraphConfigCheck): void {
     pathKind: (path) => pathKind(join(configFolder, path)),
     ...(settings.smokeTest ? { smokeTestAssistant: settings.smokeTest.assistantId } : {}),
   });
-  report.graphConfig = { path: configPath, checked: true, graphIds };
   log.info(`Checked ${configPath}: graphs ${graphIds.join(', ')}.`);
+  return { path: configPath, checked: true, graphIds };
 }
 
 function readConfig(file: string, configPath: string): string {

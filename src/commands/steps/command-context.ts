@@ -6,7 +6,7 @@
 import type { ControlPlaneClient } from '../../api/client.ts';
 import type { GitHubContext } from '../../github/context.ts';
 import type { RunRecord } from '../../report/run-record.ts';
-import type { CommandReport, ComposedReport, Outcome } from '../../report/types.ts';
+import type { ComposedReport, Outcome } from '../../report/types.ts';
 import type { WorkflowCheckout } from '../../rules/skip.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import type { Clock } from '../../wait/clock.ts';
@@ -68,9 +68,9 @@ export interface Ending {
 }
 
 /** A report so far, ended by `ending`: its outcome and reason, and its next step when it has one. */
-export function endedBy<T extends ComposedReport>(report: T, ending: Ending): T {
+export function endedBy<T extends ComposedReport>(soFar: T, ending: Ending): T {
   return {
-    ...report,
+    ...soFar,
     outcome: ending.outcome,
     reason: ending.reason,
     ...(ending.nextStep === undefined ? {} : { nextStep: ending.nextStep }),
@@ -103,11 +103,6 @@ export interface CommandContext {
    * unexpected error's stack is logged at debug).
    */
   ending(error: unknown): Ending;
-  /**
-   * Transition (#29.1): the report that commands not yet converted fill in as they go (those
-   * return nothing). A converted command never touches it; the last one to convert removes it.
-   */
-  report: CommandReport;
   /** The workflow run's repository and GitHub API (prune reads pull requests there). */
   github?: GitHubContext;
 }

@@ -1,10 +1,9 @@
 /**
- * What the server said about a deployment, a revision or a listener, as the report shows it.
- * The describe* functions are pure; the record* ones copy into the report of a command not yet
- * converted (#29.1).
+ * What the server said about a deployment, a revision or a listener, as the report shows it:
+ * pure conversions that the commands' compose functions call.
  */
 import { type Deployment, displayName, type Listener, type Revision } from '../../api/schemas.ts';
-import type { CommandReport, DeploymentReport, ListenerReport } from '../../report/types.ts';
+import type { DeploymentReport, ListenerReport, RevisionReport } from '../../report/types.ts';
 
 /** A deployment as the report shows it: its fields, and the `result` output (no secret value). */
 export interface DescribedDeployment {
@@ -14,29 +13,29 @@ export interface DescribedDeployment {
 
 export function describeDeployment(deployment: Deployment): DescribedDeployment {
   const url = deployment.source_config?.custom_url ?? undefined;
-  const shown: DeploymentReport = {
-    id: deployment.id,
-    name: displayName(deployment),
-    ...(url ? { url } : {}),
-    ...(deployment.status ? { status: deployment.status } : {}),
-    ...(deployment.active_revision_id ? { activeRevisionId: deployment.active_revision_id } : {}),
-    ...(deployment.latest_revision_id ? { latestRevisionId: deployment.latest_revision_id } : {}),
-    // The control plane creates a tracing project named like the deployment (spec 2.1).
-    ...(deployment.name ? { tracingProject: deployment.name } : {}),
+  return {
+    deployment: {
+      id: deployment.id,
+      name: displayName(deployment),
+      ...(url ? { url } : {}),
+      ...(deployment.status ? { status: deployment.status } : {}),
+      ...(deployment.active_revision_id ? { activeRevisionId: deployment.active_revision_id } : {}),
+      ...(deployment.latest_revision_id ? { latestRevisionId: deployment.latest_revision_id } : {}),
+      // The control plane creates a tracing project named like the deployment (spec 2.1).
+      ...(deployment.name ? { tracingProject: deployment.name } : {}),
+    },
+    result: withoutSecretValues(deployment),
   };
-  return { deployment: shown, result: withoutSecretValues(deployment) };
 }
 
-export function recordDeployment(report: CommandReport, deployment: Deployment): void {
-  const { deployment: shown, result } = describeDeployment(deployment);
-  report.deployment = shown;
-  report.result = result;
-}
-
-export function recordRevision(report: CommandReport, revision: Revision): void {
+/**
+ * The revision as last read, over what an earlier read of the same run told (`before`): a field
+ * the newer answer leaves out keeps its earlier value.
+ */
+export function describeRevision(revision: Revision, before?: RevisionReport): RevisionReport {
   const config = revision.source_revision_config;
-  report.revision = {
-    ...report.revision,
+  return {
+    ...before,
     id: revision.id,
     status: revision.status,
     ...(revision.status_message ? { statusMessage: revision.status_message } : {}),
@@ -54,10 +53,6 @@ export function describeListener(listener: Listener): ListenerReport {
       ? { namespaces: [...listener.compute_config.k8s_namespaces] }
       : {}),
   };
-}
-
-export function recordListener(report: CommandReport, listener: Listener): void {
-  report.listener = describeListener(listener);
 }
 
 /** The deployment as JSON for the `result` output: secret names kept, values dropped. */

@@ -1,6 +1,8 @@
 /**
  * Following one revision to its end: the part that deploy, redeploy and status share. It waits
- * (or not), then writes the outcome, the timeline and a human reason and next step into the report.
+ * (or not), reads the deployment after the wait, the failure log and the smoke test, and returns
+ * what happened; rolloutVerdict() tells it (outcome, headline clause, reason, next step) for the
+ * command's compose function.
  */
 import type { ControlPlaneClient } from '../../api/client.ts';
 import {
@@ -9,7 +11,14 @@ import {
   messageOf,
   RetryAfterBeyondDeadline,
 } from '../../api/errors.ts';
-import type { Deployment, Revision } from '../../api/schemas.ts';
+import { type Deployment, displayName, type Revision } from '../../api/schemas.ts';
+import type {
+  DeploymentReport,
+  FailureLogReport,
+  Outcome,
+  RevisionReport,
+  SmokeTestReport,
+} from '../../report/types.ts';
 import { productionAfterFailure } from '../../rules/production.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
@@ -23,48 +32,65 @@ import { revisionPolling, typicalRolloutMs } from '../../wait/poll-schedule.ts';
 import type { TimelineEntry } from '../../wait/revision.ts';
 import { revisionReader, type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
 import { type CommandContext, waitTimeoutOf } from './command-context.ts';
-import { recordDeployment, recordRevision } from './describe.ts';
+import { describeRevision } from './describe.ts';
 import { BuildLogStream, showFailureLog } from './revision-logs.ts';
-import { runSmokeTest, type SmokeTestStep } from './smoke-test.ts';
-
-/** Actions after which the revision followed is one this run has just produced. */
-const JUST_WRITTEN: ReadonlySet<string> = new Set(['created', 'patched', 'redeployed']);
+import {
+  type SmokeTestRun,
+  type SmokeTestStep,
+  smokeTestIfAsked,
+  smokeTestVerdict,
+} from './smoke-test.ts';
 
 /** What following a revision reads of a command's context: its own fields and the smoke test's. */
 type RolloutStep = SmokeTestStep &
-  Pick<CommandContext, 'deadline'> & {
+  Pick<CommandContext, 'deadline' | 'record'> & {
     settings: Pick<Settings, 'buildLogs' | 'wait' | 'pollInterval' | 'waitTimeoutMs'>;
   };
 
-/** How following a revision ended, for the command to decide on; the report has the rest. */
-interface RolloutEnd {
-  /** The wait's ending; 'not-waited' with `wait: false`. */
-  kind: WaitOutcome<Revision>['kind'] | 'not-waited';
-  /** The final status it ended with (DEPLOYED, a failure, SKIPPED); undefined when it did not end. */
-  endStatus: string | undefined;
-  /** The statuses seen, on the run's clock. */
-  timeline: TimelineEntry[];
-  /** The deployment was read after the wait: the report's deployment is that read. */
-  deploymentRead: boolean;
+interface RolloutOptions {
+  /** The revision's status as this run knew it before (UNKNOWN when it did not). */
+  statusBefore: string;
+  /**
+   * The revision is one this run has just produced (a create, a patch, a redeploy): its first
+   * read may come before the server shows it.
+   */
+  justWritten: boolean;
+  /** This run created the deployment: it has no earlier revisions to time the schedule on. */
+  created?: boolean;
+  /**
+   * When the wait ends (on ctx.clock), rather than `wait-timeout` after its start: a run that
+   * follows more than one rollout within one wait-timeout.
+   */
+  deadline?: number;
+}
+
+/** What following one revision found out. */
+export interface RolloutResult {
+  revisionId: string;
+  /** How the wait ended (a deadline that stopped it is a timeout); undefined with `wait: false`. */
+  wait?: WaitOutcome<Revision>;
+  /** The revision as last read (with `wait: false`: its one read); undefined when none answered. */
+  revision?: Revision;
+  /** The deployment as read after the wait; undefined when it was not read (or the read failed). */
+  deployment?: Deployment;
+  /** The end of the log that explains a failure (build-logs). */
+  failureLog?: FailureLogReport;
+  /** After DEPLOYED, when `smoke-test-assistant` asks for it. */
+  smokeTest?: SmokeTestRun;
 }
 
 /**
- * Follows the revision to its end (the smoke test after it, when asked), tells the report how
- * it went, and returns how it ended. `deadline` (on ctx.clock): the wait ends there rather than
- * `wait-timeout` after its start, when a run follows more than one rollout within one wait-timeout.
+ * Follows the revision to its end (the smoke test after it, when asked) and returns what
+ * happened. `deployment` is the deployment as this run knows it before the wait.
  */
 export async function followRevision(
   ctx: RolloutStep,
   deployment: Deployment,
   revisionId: string,
-  deadline?: number,
-): Promise<RolloutEnd> {
-  const { client, settings, log, report } = ctx;
-  report.revision = {
-    ...report.revision,
-    id: revisionId,
-    status: report.revision?.status ?? 'UNKNOWN',
-  };
+  options: RolloutOptions,
+): Promise<RolloutResult> {
+  const { client, settings, log } = ctx;
+  ctx.record.revisionSeen(revisionId, options.statusBefore);
   // build-logs: stream reads the build log beside the wait, told of each status it reads; a
   // revision read never waits for it.
   const stream =
@@ -77,16 +103,15 @@ export async function followRevision(
         )
       : undefined;
   // The first read of a revision this run just produced may come before the server shows it.
-  const afterWrite: PollOptions<Revision>['afterWrite'] =
-    report.action !== undefined && JUST_WRITTEN.has(report.action)
-      ? {
-          isNotFound: (error) => error instanceof ApiError && error.status === 404,
-          onRetry: (retry, retries, delayMs) =>
-            log.info(
-              `Revision ${revisionId} is not visible yet (404 right after the write); reading it again in ${formatDuration(delayMs)} (${retry}/${retries}).`,
-            ),
-        }
-      : undefined;
+  const afterWrite: PollOptions<Revision>['afterWrite'] = options.justWritten
+    ? {
+        isNotFound: (error) => error instanceof ApiError && error.status === 404,
+        onRetry: (retry, retries, delayMs) =>
+          log.info(
+            `Revision ${revisionId} is not visible yet (404 right after the write); reading it again in ${formatDuration(delayMs)} (${retry}/${retries}).`,
+          ),
+      }
+    : undefined;
 
   if (!settings.wait) {
     const readOnce = () => client.getRevision(deployment.id, revisionId, { signal: ctx.signal });
@@ -94,15 +119,13 @@ export async function followRevision(
       ? await readAfterWrite(readOnce, { ...afterWrite, clock: ctx.clock, signal: ctx.signal })
       : await readOnce();
     stream?.observe(revision.status);
-    recordRevision(report, revision);
-    report.outcome = 'success';
-    report.headline += `; not waiting (wait: false): revision ${revisionId} is ${revision.status}`;
-    return { kind: 'not-waited', endStatus: undefined, timeline: [], deploymentRead: false };
+    ctx.record.revisionSeen(revision.id, revision.status);
+    return { revisionId, revision };
   }
 
   const polling = revisionPolling(
     settings.pollInterval,
-    settings.pollInterval.kind === 'auto' && report.action !== 'created'
+    settings.pollInterval.kind === 'auto' && options.created !== true
       ? await typicalRollout(ctx, deployment.id, revisionId)
       : undefined,
     client,
@@ -110,8 +133,10 @@ export async function followRevision(
   // One deadline per command: the wait ends at it (what the command did before counts), or at
   // the run's own `deadline` when it follows more than one rollout (deploy-retries).
   const waitTimeoutMs =
-    deadline === undefined ? waitTimeoutOf(ctx) : Math.max(0, deadline - ctx.clock.now());
-  const outcome = endedByDeadline(
+    options.deadline === undefined
+      ? waitTimeoutOf(ctx)
+      : Math.max(0, options.deadline - ctx.clock.now());
+  const wait = endedByDeadline(
     await waitInLogGroup(
       { ...ctx, settings: { waitTimeoutMs } },
       revisionId,
@@ -123,46 +148,75 @@ export async function followRevision(
   );
   // The command's deadline bounded everything up to here; what follows has its own bounds.
   ctx.deadline?.release();
-  if (outcome.revision) recordRevision(report, outcome.revision);
-  report.timeline = outcome.timeline;
+  if (wait.revision) ctx.record.revisionSeen(wait.revision.id, wait.revision.status);
+  const result: RolloutResult = {
+    revisionId,
+    wait,
+    ...(wait.revision === undefined ? {} : { revision: wait.revision }),
+  };
 
   // The deployment's own view (active revision, URL, status) after the wait; not for a
   // cancelled run, which must stop at once. After a timeout the wait's bound holds: this read
   // gets the same few seconds of overrun, no more.
-  let deploymentRead = false;
-  if (outcome.kind !== 'cancelled') {
+  if (wait.kind !== 'cancelled') {
     const timeUp =
-      outcome.kind === 'timeout'
+      wait.kind === 'timeout'
         ? new TimeUp(ctx.clock, ctx.clock.now() + DEFAULT_WAIT_OVERRUN_MS)
         : undefined;
     try {
       const signal = timeUp ? AbortSignal.any([ctx.signal, timeUp.signal]) : ctx.signal;
       const retryDeadline = timeUp ? ctx.clock.now() : undefined;
-      recordDeployment(
-        report,
-        await client.getDeployment(deployment.id, {
-          signal,
-          ...(retryDeadline === undefined ? {} : { retryDeadline }),
-        }),
-      );
-      deploymentRead = true;
+      result.deployment = await client.getDeployment(deployment.id, {
+        signal,
+        ...(retryDeadline === undefined ? {} : { retryDeadline }),
+      });
+      ctx.record.deployment({
+        id: result.deployment.id,
+        name: displayName(result.deployment),
+      });
     } catch (error) {
       log.warning(`Could not read deployment ${deployment.id} after the wait: ${messageOf(error)}`);
     } finally {
       timeUp?.disarm();
     }
   }
-  if (outcome.kind === 'failed') {
-    await showFailureLog(ctx, deployment.id, revisionId, outcome.status);
+  if (wait.kind === 'failed') {
+    const failureLog = await showFailureLog(ctx, deployment.id, revisionId, wait.status);
+    if (failureLog !== undefined) result.failureLog = failureLog;
   }
-  explainOutcome(ctx, outcome, revisionId, deploymentRead);
-  if (outcome.kind === 'deployed') await smokeTestIfAsked(ctx);
-  return {
-    kind: outcome.kind,
-    endStatus: endStatusOf(outcome),
-    timeline: outcome.timeline,
-    deploymentRead,
+  if (wait.kind === 'deployed') {
+    const url = (result.deployment ?? deployment).source_config?.custom_url ?? undefined;
+    const smokeTest = await smokeTestIfAsked(ctx, url);
+    if (smokeTest !== undefined) result.smokeTest = smokeTest;
+  }
+  return result;
+}
+
+/**
+ * The revision followed, as the report shows it: what this run knew of it before (`before`), then
+ * its last read. Without a result (the step threw), the last status the recorder saw of it
+ * (`inFlight`).
+ */
+export function revisionFollowed(
+  revisionId: string,
+  before: RevisionReport | undefined,
+  rollout: RolloutResult | undefined,
+  inFlight?: { id: string; status: string },
+): RevisionReport {
+  const start: RevisionReport = {
+    ...before,
+    id: revisionId,
+    status:
+      rollout === undefined && inFlight?.id === revisionId
+        ? inFlight.status
+        : (before?.status ?? 'UNKNOWN'),
   };
+  return rollout?.revision === undefined ? start : describeRevision(rollout.revision, start);
+}
+
+/** The final status the rollout ended with (DEPLOYED, a failure, SKIPPED); undefined when it did not end. */
+export function rolloutEndStatus(rollout: RolloutResult): string | undefined {
+  return rollout.wait === undefined ? undefined : endStatusOf(rollout.wait);
 }
 
 function endStatusOf(outcome: WaitOutcome<Revision>): string | undefined {
@@ -288,88 +342,143 @@ export function waitInLogGroup(
   });
 }
 
-/** Runs the smoke test when `smoke-test-assistant` is set and the revision is DEPLOYED. */
-export async function smokeTestIfAsked(ctx: SmokeTestStep): Promise<void> {
-  if (!ctx.settings.smokeTest) return;
-  const url = ctx.report.deployment?.url;
-  if (!url) {
-    ctx.report.outcome = 'failure';
-    ctx.report.smokeTest = {
-      result: 'failed',
-      events: [],
-      error: 'no deployment URL',
-      durationMs: 0,
-    };
-    ctx.report.reason =
-      'The smoke test needs the deployment URL (source_config.custom_url), and the server reported none.';
-    ctx.report.nextStep =
-      "Set 'custom-url' for container sources, or remove 'smoke-test-assistant'.";
-    return;
-  }
-  await runSmokeTest(ctx, url);
+/** What the compose function knows around a rollout, for its verdict. */
+interface RolloutFacts {
+  /** The deployment as last described (the read after the wait, when it answered). */
+  deployment: DeploymentReport | undefined;
+  /** The revision's status as known before this rollout's reads: UNKNOWN when none was. */
+  statusBefore: string;
+  /** `wait-timeout`, for the timeout's sentence. */
+  waitTimeoutMs: number;
+  /** This run created the deployment (the smoke test's rollback advice). */
+  created: boolean;
+  /** `rollback-on-failure` (the smoke test's rollback advice). */
+  rollbackOnFailure: boolean;
 }
 
-function explainOutcome(
-  ctx: Pick<CommandContext, 'client' | 'signal' | 'log' | 'report'> & {
-    settings: Pick<Settings, 'buildLogs' | 'wait' | 'waitTimeoutMs'>;
-  },
-  outcome: WaitOutcome<Revision>,
-  revisionId: string,
-  deploymentRead: boolean,
-): void {
-  const { report, settings } = ctx;
-  const name = report.deployment?.name ?? 'the deployment';
-  const status = outcome.revision?.status ?? report.revision?.status ?? 'UNKNOWN';
-  const statusMessage = outcome.revision?.status_message;
-  switch (outcome.kind) {
-    case 'deployed':
-      report.outcome = 'success';
-      report.headline += `; revision ${revisionId} is DEPLOYED`;
-      return;
+/** How a rollout ended, in words: the clause its command's headline ends with, and the rest. */
+interface RolloutVerdict {
+  outcome: Outcome;
+  /** "; revision X is DEPLOYED": the end of the command's headline. */
+  headline: string;
+  reason?: string;
+  nextStep?: string;
+  /** SKIPPED: the revision that superseded it, when known. */
+  supersededBy?: string;
+}
+
+/**
+ * A rollout as its command's report shows it: how it ended, in words (outcome, the headline's
+ * last clause, reason, next step), and the revision, timeline, failure log and smoke test.
+ */
+interface RolloutShown extends Omit<RolloutVerdict, 'supersededBy'> {
+  revision: RevisionReport;
+  timeline?: TimelineEntry[];
+  failureLog?: FailureLogReport;
+  smokeTest?: SmokeTestReport;
+}
+
+/**
+ * The rollout as the report shows it. `revisionBefore`: what the run knew of the revision before
+ * following it (a POST's answer, a redeployed attempt's code).
+ */
+export function rolloutShown(
+  rollout: RolloutResult,
+  facts: Omit<RolloutFacts, 'statusBefore'> & { revisionBefore?: RevisionReport },
+): RolloutShown {
+  const { revisionBefore, ...known } = facts;
+  const { supersededBy, ...verdict } = rolloutVerdict(rollout, {
+    ...known,
+    statusBefore: revisionBefore?.status ?? 'UNKNOWN',
+  });
+  const revision = revisionFollowed(rollout.revisionId, revisionBefore, rollout);
+  return {
+    ...verdict,
+    revision: supersededBy === undefined ? revision : { ...revision, supersededBy },
+    ...(rollout.wait === undefined ? {} : { timeline: rollout.wait.timeline }),
+    ...(rollout.failureLog === undefined ? {} : { failureLog: rollout.failureLog }),
+    ...(rollout.smokeTest === undefined ? {} : { smokeTest: rollout.smokeTest.smokeTest }),
+  };
+}
+
+/** How the rollout ended, in words; a failed smoke test after DEPLOYED is the run's failure. */
+function rolloutVerdict(rollout: RolloutResult, facts: RolloutFacts): RolloutVerdict {
+  const { revisionId, wait } = rollout;
+  if (wait === undefined) {
+    return {
+      outcome: 'success',
+      headline: `; not waiting (wait: false): revision ${revisionId} is ${rollout.revision?.status ?? facts.statusBefore}`,
+    };
+  }
+  const { deployment } = facts;
+  const name = deployment?.name ?? 'the deployment';
+  const status = wait.revision?.status ?? facts.statusBefore;
+  const statusMessage = wait.revision?.status_message;
+  switch (wait.kind) {
+    case 'deployed': {
+      const verdict: RolloutVerdict = {
+        outcome: 'success',
+        headline: `; revision ${revisionId} is DEPLOYED`,
+      };
+      const smoke =
+        rollout.smokeTest &&
+        smokeTestVerdict(rollout.smokeTest, {
+          live: deployment?.activeRevisionId === revisionId,
+          created: facts.created,
+          rollbackOnFailure: facts.rollbackOnFailure,
+        });
+      return smoke === undefined ? verdict : { ...verdict, ...smoke };
+    }
     case 'skipped': {
-      const newer = report.deployment?.latestRevisionId;
+      const newer = deployment?.latestRevisionId;
       const supersededBy = newer && newer !== revisionId ? newer : undefined;
-      if (report.revision && supersededBy) report.revision.supersededBy = supersededBy;
-      report.outcome = 'warning';
-      report.headline += `; revision ${revisionId} was SKIPPED`;
-      report.reason = `Revision ${revisionId} was superseded by ${supersededBy ? `revision ${supersededBy}` : 'a newer revision'} before it was deployed.`;
-      report.nextStep = supersededBy
-        ? `The newer revision is the one rolling out: check it with 'command: status' and 'revision-id: ${supersededBy}'. Use a 'concurrency' group in the workflow so that two runs never race.`
-        : "Check the deployment with 'command: status'. Use a 'concurrency' group in the workflow so that two runs never race.";
-      return;
+      return {
+        outcome: 'warning',
+        headline: `; revision ${revisionId} was SKIPPED`,
+        reason: `Revision ${revisionId} was superseded by ${supersededBy ? `revision ${supersededBy}` : 'a newer revision'} before it was deployed.`,
+        nextStep: supersededBy
+          ? `The newer revision is the one rolling out: check it with 'command: status' and 'revision-id: ${supersededBy}'. Use a 'concurrency' group in the workflow so that two runs never race.`
+          : "Check the deployment with 'command: status'. Use a 'concurrency' group in the workflow so that two runs never race.",
+        ...(supersededBy === undefined ? {} : { supersededBy }),
+      };
     }
     case 'failed': {
       const production = productionAfterFailure({
         name,
         revisionId,
-        activeRevisionId: report.deployment?.activeRevisionId,
-        known: deploymentRead,
+        activeRevisionId: deployment?.activeRevisionId,
+        known: rollout.deployment !== undefined,
       });
-      report.outcome = 'failure';
-      report.headline += `; revision ${revisionId} ended ${status}`;
-      report.reason = `${failedRevisionReason(revisionId, name, status, statusMessage)} ${production.serving}`;
-      report.nextStep = `${nextStepFor(status, name, report.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`;
-      return;
+      return {
+        outcome: 'failure',
+        headline: `; revision ${revisionId} ended ${status}`,
+        reason: `${failedRevisionReason(revisionId, name, status, statusMessage)} ${production.serving}`,
+        nextStep: `${nextStepFor(status, name, rollout.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`,
+      };
     }
-    case 'timeout':
-      report.outcome = 'timeout';
-      report.headline += `; revision ${revisionId} was still ${status} after ${formatDuration(settings.waitTimeoutMs)}`;
-      report.reason = `Revision ${revisionId} did not reach DEPLOYED within wait-timeout ${formatDuration(settings.waitTimeoutMs)}; last status ${status}${timelineText(outcome.timeline)}.${outcome.lastError ? ` The last read failed: ${messageOf(outcome.lastError)}` : ''}${outcome.readStopped ? ` The control plane had not answered the last read ${formatDuration(DEFAULT_WAIT_OVERRUN_MS)} after the deadline, so it was stopped.` : ''}`;
-      report.nextStep = `The rollout goes on on the server. Check it later with 'command: status', or raise 'wait-timeout' (a first deploy can take about 15 minutes).`;
-      return;
+    case 'timeout': {
+      const waited = formatDuration(facts.waitTimeoutMs);
+      return {
+        outcome: 'timeout',
+        headline: `; revision ${revisionId} was still ${status} after ${waited}`,
+        reason: `Revision ${revisionId} did not reach DEPLOYED within wait-timeout ${waited}; last status ${status}${timelineText(wait.timeline)}.${wait.lastError ? ` The last read failed: ${messageOf(wait.lastError)}` : ''}${wait.readStopped ? ` The control plane had not answered the last read ${formatDuration(DEFAULT_WAIT_OVERRUN_MS)} after the deadline, so it was stopped.` : ''}`,
+        nextStep: `The rollout goes on on the server. Check it later with 'command: status', or raise 'wait-timeout' (a first deploy can take about 15 minutes).`,
+      };
+    }
     case 'cancelled':
-      report.outcome = 'cancelled';
-      report.headline += `; cancelled while revision ${revisionId} was ${status}`;
-      report.reason = `The job was cancelled while revision ${revisionId} of ${name} was ${status}. The rollout goes on on the server.`;
-      report.nextStep = `Check it with 'command: status' (deployment ${report.deployment?.id ?? name}, revision ${revisionId}).`;
-      return;
+      return {
+        outcome: 'cancelled',
+        headline: `; cancelled while revision ${revisionId} was ${status}`,
+        reason: `The job was cancelled while revision ${revisionId} of ${name} was ${status}. The rollout goes on on the server.`,
+        nextStep: `Check it with 'command: status' (deployment ${deployment?.id ?? name}, revision ${revisionId}).`,
+      };
     case 'error':
-      report.outcome = 'failure';
-      report.headline += `; reading revision ${revisionId} failed`;
-      report.reason = `Reading revision ${revisionId} failed: ${messageOf(outcome.error)}`;
-      report.nextStep =
-        'Check the API key, the deployment and the revision id, then re-run the job.';
-      return;
+      return {
+        outcome: 'failure',
+        headline: `; reading revision ${revisionId} failed`,
+        reason: `Reading revision ${revisionId} failed: ${messageOf(wait.error)}`,
+        nextStep: 'Check the API key, the deployment and the revision id, then re-run the job.',
+      };
   }
 }
 

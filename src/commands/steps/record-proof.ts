@@ -105,23 +105,22 @@ function commitOf(
 
 /**
  * After a deploy that ended DEPLOYED (its smoke test passed, when one was asked for): the record
- * of it, in the report for GitHub to store. Nothing when the run cannot reach the store: a
- * notice says why.
+ * of it, for GitHub to store. Undefined when the run cannot reach the store: a notice says why.
  */
 export async function makeDeployRecord(
   ctx: CommandContext,
   desired: DesiredDeployment,
   deploymentId: string,
   revisionId: string,
-): Promise<void> {
-  const { report, log } = ctx;
+): Promise<DeployRecord | undefined> {
+  const { log } = ctx;
   const place = recordPlace(ctx);
   if (typeof place === 'string') {
     // Told once, in the log: a fork's run or an emptied token is the workflow's own choice.
     log.info(
       `No deploy record was made: ${place}. A re-run with 'secrets' (or build-command, install-command) builds again; see docs/skip-unchanged.md.`,
     );
-    return;
+    return undefined;
   }
   let current: Deployment;
   try {
@@ -131,23 +130,22 @@ export async function makeDeployRecord(
     log.notice(
       `No deploy record was made: the deployment could not be read (${messageOf(error)}).`,
     );
-    return;
+    return undefined;
   }
   if (current.active_revision_id !== revisionId) {
     // Another deploy (or a rollback) came in between: what the server shows is not this run's.
     log.notice(
       `No deploy record was made: revision ${current.active_revision_id ?? '(none)'} is active now, not this run's ${revisionId}.`,
     );
-    return;
+    return undefined;
   }
   const key = ctx.settings.api.key;
   const ids = { deploymentId, revisionId };
-  const record: DeployRecord = {
+  return {
     deploymentId,
     revisionId,
     desired: desiredDigest(key, ids, { desired, ...commitOf(ctx, desired) }),
     shown: shownDigest(key, ids, current),
     ...(ctx.github?.runUrl ? { runUrl: ctx.github.runUrl } : {}),
   };
-  report.deployRecord = record;
 }

@@ -4,7 +4,8 @@
  * is looked up: among the checkout's tags and branches (git), then, when the checkout cannot
  * tell (actions/checkout fetches no tags by default), through the GitHub API if the token can
  * read the repository. A tag is sent as `refs/tags/<name>` (and build_on_push as false); a name
- * nobody could tell from a branch is sent as written, with a warning.
+ * nobody could tell from a branch is sent as written, with a warning. A tag with
+ * `build-on-push: true` is an input error (thrown).
  */
 import { execFileSync } from 'node:child_process';
 import { repositoryKey } from '../../rules/checkout.ts';
@@ -43,7 +44,6 @@ export async function withTagResolved(ctx: CommandContext): Promise<CommandConte
   const seen = inCheckout === 'tag' ? "seen among the checkout's tags" : 'GitHub lists it';
   const origin = `'repo-ref' is ${name}, a tag of the repository (${seen})`;
   if (settings.sourceConfig.build_on_push === true) {
-    ctx.report.headline = 'The inputs are not valid: nothing was sent to the control plane';
     throw new InputError('build-on-push', buildOnPushWithTagMessage(origin));
   }
   log.info(`${origin}: sent as ${TAG_PREFIX}${name}, the form the control plane takes a tag in.`);

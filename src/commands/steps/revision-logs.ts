@@ -340,23 +340,24 @@ export class BuildLogStream {
 
 /**
  * After a revision failed: reads the end of the log that explains `status` (unless
- * `build-logs: off`), puts it in the report (job summary, PR comment) and the step's log.
+ * `build-logs: off`), shows it in the step's log and returns it (for the job summary and the PR
+ * comment); undefined when there is none to read.
  */
 export async function showFailureLog(
-  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'report'> & {
+  ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
     settings: Pick<Settings, 'buildLogs'>;
   },
   deploymentId: string,
   revisionId: string,
   status: string,
-): Promise<void> {
-  if (ctx.settings.buildLogs === 'off') return;
+): Promise<FailureLogReport | undefined> {
+  if (ctx.settings.buildLogs === 'off') return undefined;
   const failureLog = await readFailureLog(
     { client: ctx.client, clock: ctx.clock, deploymentId, revisionId, signal: ctx.signal },
     status,
   );
-  if (failureLog === undefined) return;
-  const { unreadable: _, ...shown } = failureLog;
-  ctx.report.failureLog = shown;
+  if (failureLog === undefined) return undefined;
   await logFailureLog(ctx.log, failureLog);
+  const { unreadable: _, ...shown } = failureLog;
+  return shown;
 }

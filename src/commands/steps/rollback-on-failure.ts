@@ -1,19 +1,39 @@
 /**
  * `rollback-on-failure`: when the revision this deploy produced is DEPLOYED but fails its smoke
  * test, redeploy the revision that was active before the run and wait for it, so production is
- * back on what served before. The step still fails (the release was bad), and says what serves.
+ * back on what served before. The step still fails (the release was bad); rollbackVerdict()
+ * says what serves.
  */
 import { messageOf } from '../../api/errors.ts';
-import type { Deployment, Revision } from '../../api/schemas.ts';
+import { type Deployment, displayName, type Revision } from '../../api/schemas.ts';
 import type { RollbackReport } from '../../report/types.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import { revisionPolling } from '../../wait/poll-schedule.ts';
 import { revisionReader, type WaitOutcome } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
-import { recordDeployment } from './describe.ts';
 import { waitInLogGroup } from './follow-rollout.ts';
 
+/** What rolling back reads of a command's context. */
+type RollbackStep = Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'record'> & {
+  settings: Pick<Settings, 'rollbackOnFailure' | 'pollInterval' | 'waitTimeoutMs'>;
+};
+
+/** What the rollback did, for the summary and for rollbackVerdict(). */
+export interface RollbackResult {
+  rollback: RollbackReport;
+  /** Nothing to roll back to: why. */
+  nothingBecause?: string;
+  /** The redeploy could not be sent: why (not a cancellation). */
+  notStarted?: string;
+  /** The wait for the rollback's revision, when it was started. */
+  wait?: WaitOutcome<Revision>;
+  /** The deployment as last read during the rollback. */
+  deployment?: Deployment;
+  waitTimeoutMs: number;
+}
+
+/** What the rollback needs to know of the rollout before it. */
 interface RollbackPoint {
   deploymentId: string;
   /** The revision active before this run; undefined when none was (e.g. a first deploy). */
@@ -24,25 +44,20 @@ interface RollbackPoint {
   created: boolean;
 }
 
-/** Rolls back when `rollback-on-failure` is set and the smoke test of a DEPLOYED revision failed. */
-/** What rolling back reads of a command's context (and the report it fills in). */
-type RollbackStep = Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'report'> & {
-  settings: Pick<Settings, 'rollbackOnFailure' | 'pollInterval' | 'waitTimeoutMs'>;
-};
-
-export async function rollBackIfAsked(ctx: RollbackStep, point: RollbackPoint): Promise<void> {
-  const { settings, report } = ctx;
-  if (!settings.rollbackOnFailure || ctx.signal.aborted) return;
-  // Only a smoke test that ran and failed: without a URL it could not run at all.
-  if (report.smokeTest?.result !== 'failed' || report.smokeTest.notRun || !report.deployment?.url) {
-    return;
-  }
-  if (report.revision?.id !== point.deployedRevisionId || report.revision.status !== 'DEPLOYED') {
-    return;
-  }
+/**
+ * Rolls back when `rollback-on-failure` is set and the smoke test of this run's DEPLOYED revision
+ * ran and failed (the command checks that); undefined when it is not asked for or the job was
+ * cancelled.
+ */
+export async function rollBackIfAsked(
+  ctx: RollbackStep,
+  point: RollbackPoint,
+): Promise<RollbackResult | undefined> {
+  const { settings } = ctx;
+  if (!settings.rollbackOnFailure || ctx.signal.aborted) return undefined;
   const failed = point.deployedRevisionId;
-  const smokeReason = report.reason ?? `Revision ${failed} failed the smoke test.`;
   const previous = point.previousRevisionId;
+  const waitTimeoutMs = settings.waitTimeoutMs;
 
   if (previous === undefined || previous === failed) {
     const why = point.created
@@ -50,11 +65,11 @@ export async function rollBackIfAsked(ctx: RollbackStep, point: RollbackPoint): 
       : previous === failed
         ? `revision ${failed} was already the active one before this run`
         : 'no revision of the deployment was active before this run';
-    report.rollback = { result: 'nothing-to-roll-back', fromRevisionId: failed };
-    report.reason = `${smokeReason} Nothing to roll back to: ${why}, so revision ${failed}, which failed the smoke test, stays deployed.`;
-    report.nextStep =
-      `${report.nextStep ?? ''} Fix the app and deploy again, or delete the deployment if it must not serve.`.trim();
-    return;
+    return {
+      rollback: { result: 'nothing-to-roll-back', fromRevisionId: failed },
+      nothingBecause: why,
+      waitTimeoutMs,
+    };
   }
 
   ctx.log.info(`Rolling back: revision ${failed} failed the smoke test; redeploying ${previous}.`);
@@ -63,8 +78,6 @@ export async function rollBackIfAsked(ctx: RollbackStep, point: RollbackPoint): 
     fromRevisionId: failed,
     toRevisionId: previous,
   };
-  report.rollback = rollback;
-
   let redeployed: Deployment;
   try {
     redeployed = await ctx.log.group(`Rolling back to revision ${previous}`, () =>
@@ -72,18 +85,17 @@ export async function rollBackIfAsked(ctx: RollbackStep, point: RollbackPoint): 
     );
   } catch (error) {
     if (ctx.signal.aborted) {
-      rollback.result = 'cancelled';
-      report.outcome = 'cancelled';
-      report.reason = `${smokeReason} The job was cancelled while asking the control plane to roll back to revision ${previous}.`;
-      report.nextStep = `Check what serves with 'command: status'; roll back with 'command: redeploy' and 'revision-id: ${previous}' if it is still revision ${failed}.`;
-      return;
+      return { rollback: { ...rollback, result: 'cancelled' }, waitTimeoutMs };
     }
-    await readServing(ctx, point.deploymentId, rollback);
-    report.reason = `${smokeReason} The rollback to revision ${previous} could not be started: ${messageOf(error)}. ${servingText(rollback)}`;
-    report.nextStep = `Roll back by hand with 'command: redeploy' and 'revision-id: ${previous}', or fix the app and deploy again.`;
-    return;
+    const serving = await readServing(ctx, point.deploymentId);
+    return {
+      rollback: { ...rollback, ...serving.rollback },
+      notStarted: messageOf(error),
+      ...(serving.deployment === undefined ? {} : { deployment: serving.deployment }),
+      waitTimeoutMs,
+    };
   }
-  recordDeployment(report, redeployed);
+  ctx.record.deployment({ id: redeployed.id, name: displayName(redeployed) });
   // Like `command: redeploy`: the server may build a new revision from the old one's code.
   const produced =
     redeployed.latest_revision_id && redeployed.latest_revision_id !== failed
@@ -93,34 +105,102 @@ export async function rollBackIfAsked(ctx: RollbackStep, point: RollbackPoint): 
 
   const polling = revisionPolling(settings.pollInterval, undefined, ctx.client);
   const read = revisionReader(ctx.client, point.deploymentId, produced);
-  const outcome = await waitInLogGroup(ctx, produced, polling, read);
-  rollback.timeline = outcome.timeline;
-  const status = outcome.revision?.status;
+  const wait = await waitInLogGroup(ctx, produced, polling, read);
+  rollback.timeline = wait.timeline;
+  const status = wait.revision?.status;
   if (status !== undefined) rollback.status = status;
-  if (outcome.kind === 'cancelled') {
-    rollback.result = 'cancelled';
-    report.outcome = 'cancelled';
-    report.reason = `${smokeReason} The job was cancelled while rolling back to revision ${previous} (revision ${produced} was ${status ?? 'not read yet'}). The rollback goes on on the server; until it is DEPLOYED, revision ${failed}, which failed the smoke test, serves.`;
-    report.nextStep = `Check the rollback with 'command: status' and 'revision-id: ${produced}'.`;
-    return;
+  if (wait.kind === 'cancelled') {
+    return {
+      rollback: { ...rollback, result: 'cancelled' },
+      wait,
+      deployment: redeployed,
+      waitTimeoutMs,
+    };
   }
-  await readServing(ctx, point.deploymentId, rollback);
+  const serving = await readServing(ctx, point.deploymentId);
+  return {
+    rollback: {
+      ...rollback,
+      ...serving.rollback,
+      result:
+        wait.kind === 'deployed' ? 'rolled-back' : wait.kind === 'timeout' ? 'timeout' : 'failed',
+    },
+    wait,
+    deployment: serving.deployment ?? redeployed,
+    waitTimeoutMs,
+  };
+}
+
+/** What a rollback changes of the run's story, after the smoke test's failure. */
+interface RollbackVerdict {
+  outcome?: 'cancelled';
+  /** "; rolled back to revision X", the end of the headline, when it did. */
+  headline?: string;
+  reason: string;
+  nextStep: string;
+}
+
+/**
+ * The run's reason and next step once the rollback is over: `smokeReason` and `smokeNextStep`
+ * (the smoke test's failure, as the command tells it) come first.
+ */
+export function rollbackVerdict(
+  result: RollbackResult,
+  smokeReason: string,
+  smokeNextStep: string | undefined,
+): RollbackVerdict {
+  const { rollback } = result;
+  const failed = rollback.fromRevisionId;
+  const previous = rollback.toRevisionId;
+  if (result.nothingBecause !== undefined || previous === undefined) {
+    return {
+      reason: `${smokeReason} Nothing to roll back to: ${result.nothingBecause}, so revision ${failed}, which failed the smoke test, stays deployed.`,
+      nextStep:
+        `${smokeNextStep ?? ''} Fix the app and deploy again, or delete the deployment if it must not serve.`.trim(),
+    };
+  }
+  const { wait } = result;
+  if (rollback.result === 'cancelled' && wait === undefined) {
+    return {
+      outcome: 'cancelled',
+      reason: `${smokeReason} The job was cancelled while asking the control plane to roll back to revision ${previous}.`,
+      nextStep: `Check what serves with 'command: status'; roll back with 'command: redeploy' and 'revision-id: ${previous}' if it is still revision ${failed}.`,
+    };
+  }
+  if (result.notStarted !== undefined || wait === undefined) {
+    return {
+      reason: `${smokeReason} The rollback to revision ${previous} could not be started: ${result.notStarted}. ${servingText(rollback)}`,
+      nextStep: `Roll back by hand with 'command: redeploy' and 'revision-id: ${previous}', or fix the app and deploy again.`,
+    };
+  }
+  const produced = rollback.producedRevisionId ?? previous;
+  if (wait.kind === 'cancelled') {
+    return {
+      outcome: 'cancelled',
+      reason: `${smokeReason} The job was cancelled while rolling back to revision ${previous} (revision ${produced} was ${rollback.status ?? 'not read yet'}). The rollback goes on on the server; until it is DEPLOYED, revision ${failed}, which failed the smoke test, serves.`,
+      nextStep: `Check the rollback with 'command: status' and 'revision-id: ${produced}'.`,
+    };
+  }
   const as = produced === previous ? '' : ` (redeployed as revision ${produced})`;
-  report.reason =
-    `${smokeReason} ${rollbackText(outcome, previous, as, settings.waitTimeoutMs)} ${outcome.kind === 'deployed' ? '' : servingText(rollback)}`.trimEnd();
-  switch (outcome.kind) {
+  const reason =
+    `${smokeReason} ${rollbackText(wait, previous, as, result.waitTimeoutMs)} ${wait.kind === 'deployed' ? '' : servingText(rollback)}`.trimEnd();
+  switch (wait.kind) {
     case 'deployed':
-      rollback.result = 'rolled-back';
-      report.headline += `; rolled back to revision ${previous}`;
-      report.nextStep = `Revision ${failed} failed the smoke test and no longer serves. Fix the app (see the smoke test's events), then deploy again.`;
-      return;
+      return {
+        headline: `; rolled back to revision ${previous}`,
+        reason,
+        nextStep: `Revision ${failed} failed the smoke test and no longer serves. Fix the app (see the smoke test's events), then deploy again.`,
+      };
     case 'timeout':
-      rollback.result = 'timeout';
-      report.nextStep = `The rollback goes on on the server: check it with 'command: status' and 'revision-id: ${produced}'.`;
-      return;
+      return {
+        reason,
+        nextStep: `The rollback goes on on the server: check it with 'command: status' and 'revision-id: ${produced}'.`,
+      };
     default:
-      rollback.result = 'failed';
-      report.nextStep = `Roll back by hand with 'command: redeploy' and 'revision-id: ${previous}' (or another revision that worked), or fix the app and deploy again.`;
+      return {
+        reason,
+        nextStep: `Roll back by hand with 'command: redeploy' and 'revision-id: ${previous}' (or another revision that worked), or fix the app and deploy again.`,
+      };
   }
 }
 
@@ -150,16 +230,21 @@ function rollbackText(
 async function readServing(
   ctx: RollbackStep,
   deploymentId: string,
-  rollback: RollbackReport,
-): Promise<void> {
+): Promise<{ rollback: Pick<RollbackReport, 'servingRevisionId'>; deployment?: Deployment }> {
   try {
     const deployment = await ctx.client.getDeployment(deploymentId, { signal: ctx.signal });
-    recordDeployment(ctx.report, deployment);
-    if (deployment.active_revision_id) rollback.servingRevisionId = deployment.active_revision_id;
+    ctx.record.deployment({ id: deployment.id, name: displayName(deployment) });
+    return {
+      rollback: deployment.active_revision_id
+        ? { servingRevisionId: deployment.active_revision_id }
+        : {},
+      deployment,
+    };
   } catch (error) {
     ctx.log.warning(
       `Could not read deployment ${deploymentId} after the rollback: ${messageOf(error)}`,
     );
+    return { rollback: {} };
   }
 }
 

@@ -23,38 +23,71 @@ const FRAMING_EVENTS = new Set(['metadata', 'end', 'error']);
 const MAX_EVENTS_KEPT = 20;
 
 /** What the smoke test reads of a command's context. */
-export type SmokeTestStep = Pick<
-  CommandContext,
-  'client' | 'clock' | 'signal' | 'log' | 'report'
-> & {
-  settings: Pick<Settings, 'smokeTest' | 'api' | 'rollbackOnFailure'>;
+export type SmokeTestStep = Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
+  settings: Pick<Settings, 'smokeTest' | 'api'>;
 };
 
-export async function runSmokeTest(ctx: SmokeTestStep, deploymentUrl: string): Promise<void> {
+/** How the smoke test went: what the summary shows, and what the verdict needs to tell it. */
+export interface SmokeTestRun {
+  smokeTest: SmokeTestReport;
+  /** The deployment URL it ran against; undefined when the server reported none. */
+  url?: string;
+  assistantId: string;
+  /** Not run: why the deployment URL is no place for the API key. */
+  refused?: string;
+  /** The job was cancelled during the run: the failure is the cancellation's, not the app's. */
+  cancelled: boolean;
+}
+
+/**
+ * Runs the smoke test when `smoke-test-assistant` is set (the revision is DEPLOYED):
+ * undefined when it is not asked for.
+ */
+export async function smokeTestIfAsked(
+  ctx: SmokeTestStep,
+  deploymentUrl: string | undefined,
+): Promise<SmokeTestRun | undefined> {
   const smoke = ctx.settings.smokeTest;
-  if (!smoke) return;
-  const { report, clock } = ctx;
+  if (!smoke) return undefined;
+  if (!deploymentUrl) {
+    return {
+      smokeTest: { result: 'failed', events: [], error: 'no deployment URL', durationMs: 0 },
+      assistantId: smoke.assistantId,
+      cancelled: false,
+    };
+  }
+  return runSmokeTest(ctx, deploymentUrl);
+}
+
+export async function runSmokeTest(
+  ctx: SmokeTestStep,
+  deploymentUrl: string,
+): Promise<SmokeTestRun | undefined> {
+  const smoke = ctx.settings.smokeTest;
+  if (!smoke) return undefined;
+  const { clock } = ctx;
   const startedAt = clock.now();
   const events: SmokeTestReport['events'] = [];
   let dataEvents = 0;
   let error: string | undefined;
   let attempts = 0;
+  const run = { url: deploymentUrl, assistantId: smoke.assistantId };
 
   // The URL comes from the server: the API key goes there only under the rule of `api-url`.
   const refused = keyTransportProblem(deploymentUrl, ctx.settings.api.allowInsecureHttp);
   if (refused !== undefined) {
-    report.smokeTest = {
-      result: 'failed',
-      events: [],
-      error: `not run: ${refused}`,
-      durationMs: 0,
-      notRun: true,
+    return {
+      ...run,
+      smokeTest: {
+        result: 'failed',
+        events: [],
+        error: `not run: ${refused}`,
+        durationMs: 0,
+        notRun: true,
+      },
+      refused,
+      cancelled: false,
     };
-    report.outcome = 'failure';
-    report.reason = `The smoke test was not run: the deployment URL the server reported, ${withoutUserInfo(deploymentUrl)}, is not a safe place for the API key: ${refused}.`;
-    report.nextStep =
-      "The revision is DEPLOYED. Give the deployment an https URL ('custom-url'), or remove 'smoke-test-assistant'.";
-    return;
   }
 
   await ctx.log.group(`Smoke test: a run of assistant ${smoke.assistantId}`, async () => {
@@ -131,27 +164,67 @@ export async function runSmokeTest(ctx: SmokeTestStep, deploymentUrl: string): P
     }
   });
 
-  report.smokeTest = {
-    result: error === undefined ? 'passed' : 'failed',
-    events,
-    ...(error === undefined ? {} : { error }),
-    durationMs: clock.now() - startedAt,
-    attempts,
+  return {
+    ...run,
+    smokeTest: {
+      result: error === undefined ? 'passed' : 'failed',
+      events,
+      ...(error === undefined ? {} : { error }),
+      durationMs: clock.now() - startedAt,
+      attempts,
+    },
+    cancelled: ctx.signal.aborted,
   };
-  if (error !== undefined && !ctx.signal.aborted) {
-    report.outcome = 'failure';
-    report.reason = `The smoke test of ${deploymentUrl} failed: ${error}.`;
-    // A DEPLOYED revision that fails its smoke test may be a bad revision serving production.
-    // Not advised where there is nothing before it (this run created the deployment), nor with
-    // rollback-on-failure, which rolls back itself and says how that went.
-    const live =
-      report.revision !== undefined && report.deployment?.activeRevisionId === report.revision.id;
-    const rollback =
-      live && report.created !== true && !ctx.settings.rollbackOnFailure
-        ? ` It is the active revision: if the app itself is broken, ${ROLLBACK_HOW}.`
-        : '';
-    report.nextStep = `The revision is DEPLOYED but its app did not answer a run of assistant '${smoke.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.${rollback}`;
+}
+
+/** What the compose function knows of the revision the smoke test ran against. */
+interface SmokeTestFacts {
+  /** The revision is the deployment's active one. */
+  live: boolean;
+  /** This run created the deployment: there is nothing before it to roll back to. */
+  created: boolean;
+  /** `rollback-on-failure`: the run rolls back itself, and says how that went. */
+  rollbackOnFailure: boolean;
+}
+
+/**
+ * A failed smoke test as the run's failure: its reason and next step. Undefined when it passed,
+ * or when the job was cancelled during it (then the cancellation is the story).
+ */
+export function smokeTestVerdict(
+  run: SmokeTestRun,
+  facts: SmokeTestFacts,
+): { outcome: 'failure'; reason: string; nextStep: string } | undefined {
+  if (run.url === undefined) {
+    return {
+      outcome: 'failure',
+      reason:
+        'The smoke test needs the deployment URL (source_config.custom_url), and the server reported none.',
+      nextStep: "Set 'custom-url' for container sources, or remove 'smoke-test-assistant'.",
+    };
   }
+  if (run.refused !== undefined) {
+    return {
+      outcome: 'failure',
+      reason: `The smoke test was not run: the deployment URL the server reported, ${withoutUserInfo(run.url)}, is not a safe place for the API key: ${run.refused}.`,
+      nextStep:
+        "The revision is DEPLOYED. Give the deployment an https URL ('custom-url'), or remove 'smoke-test-assistant'.",
+    };
+  }
+  const { error } = run.smokeTest;
+  if (error === undefined || run.cancelled) return undefined;
+  // A DEPLOYED revision that fails its smoke test may be a bad revision serving production.
+  // Not advised where there is nothing before it (this run created the deployment), nor with
+  // rollback-on-failure, which rolls back itself and says how that went.
+  const rollback =
+    facts.live && !facts.created && !facts.rollbackOnFailure
+      ? ` It is the active revision: if the app itself is broken, ${ROLLBACK_HOW}.`
+      : '';
+  return {
+    outcome: 'failure',
+    reason: `The smoke test of ${run.url} failed: ${error}.`,
+    nextStep: `The revision is DEPLOYED but its app did not answer a run of assistant '${run.assistantId}': check 'smoke-test-assistant' against the graph configuration, and the app's logs.${rollback}`,
+  };
 }
 
 /** The URL without a user:password@ part, for messages. */
