@@ -103,11 +103,11 @@ describe('delete', () => {
     const server = await start({ deleteAfterMs: 60_000 });
     const deployment = await deployedDeployment(server);
 
-    const run = await runAction({ inputs: deleteInputs(server, { 'wait-timeout': '300ms' }) });
+    const run = await runAction({ inputs: deleteInputs(server, { 'wait-timeout': '3s' }) });
 
     expect(run.exitCode).toBe(1);
     const error = theError(run);
-    expect(error).toContain(`Deployment ${deployment.id} was still AWAITING_DELETE after 300ms`);
+    expect(error).toContain(`Deployment ${deployment.id} was still AWAITING_DELETE after 3s`);
     expect(error).toContain('goes on on the server');
     expect(run.outputs['deployment-status']).toBe('AWAITING_DELETE');
     expectCleanRun(run, server);

@@ -229,14 +229,14 @@ describe('a name refused on create (point 4)', () => {
     await deleteDeployment(server, old.id, false);
 
     const run = await runAction({
-      inputs: deployInputs(server, { 'wait-timeout': '300ms' }),
+      inputs: deployInputs(server, { 'wait-timeout': '3s' }),
       env: ENV,
     });
 
     expect(run.exitCode).toBe(1);
     expect(creates(server)).toEqual([]);
     expect(theError(run)).toMatch(
-      /Deployment agent \(.+\) is being deleted and was still AWAITING_DELETE after 300ms \(wait-timeout\)/,
+      /Deployment agent \(.+\) is being deleted and was still AWAITING_DELETE after 3s \(wait-timeout\)/,
     );
   });
 });

@@ -221,10 +221,10 @@ describe('prune', () => {
     await preview('agent-pr-7', 10);
     await preview('agent-pr-8', 10);
 
-    const run = await pruneRun({ 'github-token': '', 'wait-timeout': '300ms' });
+    const run = await pruneRun({ 'github-token': '', 'wait-timeout': '3s' });
 
     expect(run.exitCode).toBe(1);
-    expect(theError(run)).toContain('Still AWAITING_DELETE after 300ms: agent-pr-7, agent-pr-8.');
+    expect(theError(run)).toContain('Still AWAITING_DELETE after 3s: agent-pr-7, agent-pr-8.');
     // Both deletions were accepted: they are pruned, the server just has not finished.
     expect(JSON.parse(run.outputs.pruned ?? '')).toEqual(['agent-pr-7', 'agent-pr-8']);
     expect(previews.emulator.deployments().map((deployment) => deployment.status)).toEqual([
