@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { NCC_OPTIONS } from '../scripts/build.ts';
+import { NCC_OPTIONS, SOURCE_MAP_OPTIONS } from '../scripts/build.ts';
 
 const run = promisify(execFile);
 
@@ -22,9 +22,7 @@ export async function nccBuild(
   outDir: string,
   options: { sourceMap?: boolean } = {},
 ): Promise<void> {
-  const mapOptions = options.sourceMap
-    ? ['--source-map', '--no-source-map-register']
-    : ([] as string[]);
+  const mapOptions = options.sourceMap ? SOURCE_MAP_OPTIONS : [];
   const ncc = join(REPO_ROOT, 'node_modules', '.bin', 'ncc');
   await run(ncc, ['build', entry, '-o', outDir, ...BUILD_OPTIONS, ...mapOptions, '--quiet'], {
     cwd: REPO_ROOT,
@@ -32,10 +30,14 @@ export async function nccBuild(
   });
 }
 
+/** A bundle file's text without the source map comment: what `npm run build` would write. */
+export function withoutMapComment(code: string): string {
+  return code.replace(SOURCE_MAP_COMMENT, '');
+}
+
 /** A bundle's code without the source map comment: the bytes `npm run build` would write. */
 export async function codeWithoutMapComment(file: string): Promise<string> {
-  const code = await readFile(file, 'utf8');
-  return code.replace(SOURCE_MAP_COMMENT, '');
+  return withoutMapComment(await readFile(file, 'utf8'));
 }
 
 export interface FolderSize {

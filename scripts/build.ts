@@ -4,7 +4,8 @@
  * dist/licenses.txt from the same build's module list (scripts/licenses.ts).
  *
  *   npm run build                             # into dist/
- *   npm run build -- --out DIR [--quiet]      # into DIR (CI's dist/ check, the e2e tests)
+ *   npm run build -- --out DIR [--quiet]      # into DIR (the e2e tests' comparison)
+ *   npm run build -- --out DIR --source-map   # with maps (CI: scripts/check-dist.ts, test:dist)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,14 @@ export const ENTRY = 'src/index.ts';
 export const NCC_OPTIONS = ['--minify'] as const;
 export const LICENSES_FILE = 'licenses.txt';
 
-function build(outDir: string, quiet: boolean): void {
+/**
+ * ncc's options for a bundle with source maps beside it (`--source-map`): the code is byte for
+ * byte the plain build's but for the map comment ncc appends (bench/build.ts strips it). CI builds
+ * once this way: the freshness check compares the code, the licence check reads the maps.
+ */
+export const SOURCE_MAP_OPTIONS = ['--source-map', '--no-source-map-register'] as const;
+
+function build(outDir: string, quiet: boolean, sourceMap: boolean): void {
   const scratch = mkdtempSync(join(tmpdir(), 'deploy-action-build-'));
   try {
     const statsFile = join(scratch, 'stats.json');
@@ -34,6 +42,7 @@ function build(outDir: string, quiet: boolean): void {
         '-o',
         outDir,
         ...NCC_OPTIONS,
+        ...(sourceMap ? SOURCE_MAP_OPTIONS : []),
         '--stats-out',
         statsFile,
         ...(quiet ? ['--quiet'] : []),
@@ -78,7 +87,8 @@ if (import.meta.main) {
     options: {
       out: { type: 'string', short: 'o', default: 'dist' },
       quiet: { type: 'boolean', default: false },
+      'source-map': { type: 'boolean', default: false },
     },
   });
-  build(resolve(ROOT, values.out), values.quiet);
+  build(resolve(ROOT, values.out), values.quiet, values['source-map']);
 }
