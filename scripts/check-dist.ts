@@ -37,7 +37,7 @@ if (import.meta.main) {
   const differing = differingFiles(resolve(fresh), resolve(import.meta.dirname, '..', 'dist'));
   if (differing.length > 0) {
     console.error(
-      `dist/ is not the bundle of src/ (${differing.join(', ')} differ): run 'rm -rf dist && npm run build' and commit dist/.`,
+      `These files of dist/ differ from a fresh build of src/ (or are missing on one side): ${differing.join(', ')}.`,
     );
     process.exit(1);
   }
