@@ -492,7 +492,7 @@ async function loadGitHubReporting(
   context: GitHubContext,
 ): Promise<GitHubReporting | undefined> {
   try {
-    const { GitHubReporting } = await import('./github/reporting.ts');
+    const { GitHubReporting } = await import('./github/octokit-chunk.ts');
     return new GitHubReporting(
       settings.github,
       context,

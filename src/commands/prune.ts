@@ -160,7 +160,7 @@ async function readPullRequests(
     );
     return none;
   }
-  const { readPullRequestStates } = await import('../github/pulls.ts');
+  const { readPullRequestStates } = await import('../github/octokit-chunk.ts');
   const reading = await ctx.log.group(`Reading ${numbers.length} pull request(s)`, () =>
     readPullRequestStates({
       token,

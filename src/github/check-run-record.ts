@@ -2,7 +2,7 @@
  * Where the deploy record lives: a check run on the deployed commit, named after the deployment
  * (`deploy-action: <name>`), completed and successful, linking to the app. Its output holds the
  * record's one line (ids and keyed digests, rules/deploy-record.ts); a person sees the check
- * with the app's URL on the commit. Loaded lazily (it pulls in Octokit). Nothing here throws: a
+ * with the app's URL on the commit. Loaded lazily (through octokit-chunk.ts: it pulls in Octokit). Nothing here throws: a
  * failed read or write is told as a result, and the caller carries on without the record.
  *
  * Why a check run (docs/skip-unchanged.md): it needs one permission (`checks: write`), it is on

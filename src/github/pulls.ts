@@ -1,6 +1,6 @@
 /**
  * For `command: prune`: whether the pull requests that previews are named after are open or
- * closed. Loaded lazily (it pulls in Octokit). Every read goes through the GitHub client's
+ * closed. Loaded lazily (through octokit-chunk.ts: it pulls in Octokit). Every read goes through the GitHub client's
  * retries and rate-limit waits (octokit-client.ts); what still fails is never guessed at.
  */
 import type { PullRequestReading } from '../rules/prune-plan.ts';

@@ -1,7 +1,8 @@
 /**
  * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
  * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
- * imports this module lazily), so runs without GitHub reporting never pay for Octokit.
+ * imports it lazily, through octokit-chunk.ts), so runs without GitHub reporting never pay for
+ * Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
 

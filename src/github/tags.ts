@@ -1,6 +1,6 @@
 /**
  * For a deploy's bare `repo-ref`: whether GitHub lists it as a tag of the repository. Loaded
- * lazily (it pulls in Octokit), only when the checkout could not tell.
+ * lazily (through octokit-chunk.ts: it pulls in Octokit), only when the checkout could not tell.
  */
 import { createGitHubClient, type GitHubClientLimits } from './octokit-client.ts';
 

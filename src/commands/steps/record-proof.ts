@@ -57,7 +57,7 @@ export async function readRecordEvidence(
   }
   // The record's check run is named after the deployment: one made without a name has none.
   if (!existing.name) return { kind: 'unavailable', why: 'the deployment has no name' };
-  const { readNewestRecord } = await import('../../github/check-run-record.ts');
+  const { readNewestRecord } = await import('../../github/octokit-chunk.ts');
   const read = await readNewestRecord({
     ...place,
     deploymentName: existing.name,

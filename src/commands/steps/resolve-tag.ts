@@ -91,7 +91,7 @@ async function gitHubKind(
   if (!key?.startsWith(`${host.toLowerCase()}/`) || !owner || !repo || rest.length > 0) {
     return { kind: undefined, why: `'repo-url' is not a repository of ${github.serverUrl}` };
   }
-  const { isRepositoryTag } = await import('../../github/tags.ts');
+  const { isRepositoryTag } = await import('../../github/octokit-chunk.ts');
   const tag = await isRepositoryTag({
     token,
     apiUrl: github.apiUrl,
