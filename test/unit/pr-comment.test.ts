@@ -222,6 +222,40 @@ describe('renderPrComment', () => {
     expect(body).toContain('more characters');
     expect(body.length).toBeLessThan(GITHUB_COMMENT_LIMIT / 4);
   });
+
+  it('stays below the limit with every part at its largest in characters that escape the most', () => {
+    // Each character below grows when escaped for Markdown or HTML; backtick runs lengthen fences.
+    const hostile = '<&|*_[]`\\#@!'.repeat(20_000);
+    const log = Array.from({ length: 60 }, () => hostile);
+    const attempt = (n: number) => ({
+      revisionId: `${hostile}${n}`,
+      redeployOf: n === 0 ? undefined : hostile,
+      status: hostile,
+      timeline: [],
+      logTail: log,
+    });
+    const body = renderPrComment(
+      report({
+        outcome: 'failure',
+        headline: hostile,
+        reason: hostile,
+        nextStep: hostile,
+        deployment: { id: hostile, name: 'agent-pr-12', url: `https://example.com/${hostile}` },
+        revision: {
+          id: hostile,
+          status: hostile,
+          statusMessage: hostile,
+          commitSha: hostile,
+          supersededBy: hostile,
+        },
+        failureLog: { kind: 'deploy', revisionId: hostile, lines: log },
+        attempts: [0, 1, 2, 3].map(attempt),
+        smokeTest: { result: 'failed', events: [], error: hostile, durationMs: 1 },
+      }),
+      context,
+    );
+    expect(body.length).toBeLessThan(GITHUB_COMMENT_LIMIT);
+  });
 });
 
 describe('renderPrComment: the failed stage log', () => {
