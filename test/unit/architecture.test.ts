@@ -329,6 +329,24 @@ class StackTakingAgent extends Agent {
   }
 }
 
+/** The files each dynamic import() of a file names (relative to src/). */
+function lazyImportsOf(file: string): string[] {
+  const source = codeOf(readSrc(file));
+  return [...source.matchAll(/\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) =>
+    join(dirname(file), match[1] ?? ''),
+  );
+}
+
+describe('the lazy chunks', () => {
+  it('load the GitHub side through one module, so ncc writes one chunk of it (each module once)', () => {
+    const githubLazy = FILES.flatMap((file) => lazyImportsOf(file)).filter((target) =>
+      target.startsWith('github/'),
+    );
+    expect(githubLazy.length).toBeGreaterThan(0);
+    expect([...new Set(githubLazy)]).toEqual(['github/octokit-chunk.ts']);
+  });
+});
+
 describe('the read path of a wait', () => {
   it('is at most five files, each importing the next, the last one undici', () => {
     expect(READ_PATH.length).toBeLessThanOrEqual(5);
