@@ -81,10 +81,8 @@ const DELETED_STATUS = 'DELETED';
  * (the report so far, ended as main.ts tells).
  */
 function composeDelete(asked: DeleteAsked, done: Deletion, ending?: Ending): ComposedReport {
-  const ended = (soFar: ComposedReport): ComposedReport =>
-    ending === undefined ? soFar : endedBy(soFar, ending);
   const { found } = done;
-  if (found === undefined) return ended({ outcome: 'failure', headline: '' });
+  if (found === undefined) return endedBy({ outcome: 'failure', headline: '' }, ending);
   if (found === 'none') {
     const label = asked.target.name ?? asked.target.deploymentId ?? '';
     if (asked.ignoreNotFound) {
@@ -112,7 +110,8 @@ function composeDelete(asked: DeleteAsked, done: Deletion, ending?: Ending): Com
       headline: `Dry run: would delete deployment ${found.name}`,
     };
   }
-  if (done.answer === undefined) return ended({ outcome: 'failure', headline: '', ...described });
+  if (done.answer === undefined)
+    return endedBy({ outcome: 'failure', headline: '', ...described }, ending);
   if (done.answer === 'unsupported') {
     return {
       outcome: 'failure',
@@ -134,7 +133,8 @@ function composeDelete(asked: DeleteAsked, done: Deletion, ending?: Ending): Com
     };
   }
   const headline = `Deleted deployment ${found.name}`;
-  if (done.waited === undefined) return ended({ outcome: 'failure', ...deleting, headline });
+  if (done.waited === undefined)
+    return endedBy({ outcome: 'failure', ...deleting, headline }, ending);
   if (done.waited === 'done') {
     return {
       outcome: 'success',

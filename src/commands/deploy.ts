@@ -29,7 +29,7 @@ import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts'
 import { InputError } from '../settings/input-error.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
-import { type CommandContext, type Ending, endedBy, type Logger } from './steps/command-context.ts';
+import { type CommandContext, endedBy, type Logger } from './steps/command-context.ts';
 import { createDeployment, findDeploymentToDeploy } from './steps/create-deployment.ts';
 import { describeDeployment, describeListener, describeRevision } from './steps/describe.ts';
 import {
@@ -125,7 +125,8 @@ export async function deploy(given: CommandContext): Promise<ComposedReport> {
     await deploySteps(given, facts);
     return composeDeploy(facts);
   } catch (error) {
-    return composeDeploy(facts, given.ending(error), given.record.facts());
+    // A step threw: the report so far, ended as main.ts tells (composeDeploy never sees the error).
+    return endedBy(composeDeploy(facts, given.record.facts()), given.ending(error));
   }
 }
 
@@ -266,16 +267,11 @@ const REFUSED_HEADLINES: Record<NonNullable<DeployFacts['refused']>, string> = {
 };
 
 /**
- * The report of `deploy`, from what its steps returned (and how it ended, when a step threw):
+ * The report of `deploy`, from what its steps returned so far (a step that threw adds only
+ * the recorder's facts; `endedBy` then sets the ending):
  * every line of its summary is decided here.
  */
-export function composeDeploy(
-  facts: DeployFacts,
-  ending?: Ending,
-  recorded: RunFacts = {},
-): ComposedReport {
-  const end = (report: ComposedReport): ComposedReport =>
-    ending === undefined ? report : endedBy(report, ending);
+export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): ComposedReport {
   const { plan, existing, written } = facts;
   // What is known before anything is written.
   const known: ComposedReport = {
@@ -290,7 +286,7 @@ export function composeDeploy(
       ? { resentSecrets: plan.resentSecrets }
       : {}),
   };
-  if (plan === undefined) return end(known);
+  if (plan === undefined) return known;
 
   if (facts.skip !== undefined && existing !== undefined) {
     const { decision, smokeTest } = facts.skip;
@@ -309,7 +305,7 @@ export function composeDeploy(
       action: 'unchanged',
     };
     if (facts.dryRun) {
-      return end({
+      return {
         ...skipped,
         outcome: 'planned',
         plan: {
@@ -323,7 +319,7 @@ export function composeDeploy(
             : { proven_by: proof.record.runUrl ?? proof.where ?? 'a deploy record' }),
         },
         headline: `Dry run: would skip deployment ${existing.name}: revision ${revision.id} already runs this`,
-      });
+      };
     }
     const smoke =
       smokeTest &&
@@ -336,7 +332,7 @@ export function composeDeploy(
     const nextStep = smokeFailed
       ? `${smoke?.nextStep ?? ''} This run changed nothing on the server (it was skipped), so nothing was rolled back.`.trim()
       : undefined;
-    return end({
+    return {
       ...skipped,
       outcome: smoke?.outcome ?? 'success',
       created: false,
@@ -345,13 +341,13 @@ export function composeDeploy(
       headline: `Skipped deployment ${existing.name}: revision ${revision.id} already runs this and is DEPLOYED`,
       ...(smokeTest === undefined ? {} : { smokeTest: smokeTest.smokeTest }),
       ...(nextStep === undefined ? {} : { nextStep }),
-    });
+    };
   }
 
   if (facts.dryRun) {
     const name = facts.name;
     const newRevision = plan.action === 'patch' && plan.producesRevision;
-    return end({
+    return {
       ...known,
       outcome: 'planned',
       action: plan.action === 'create' ? 'would-create' : 'would-patch',
@@ -364,9 +360,9 @@ export function composeDeploy(
         plan.action === 'create'
           ? `Dry run: would create deployment ${name}`
           : `Dry run: would patch deployment ${name} (${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'})`,
-    });
+    };
   }
-  if (written === undefined) return end(known);
+  if (written === undefined) return known;
 
   const made: ComposedReport = {
     ...known,
@@ -380,7 +376,7 @@ export function composeDeploy(
       : {}),
   };
   if (written.kind === 'patched' && written.by === 'failed') {
-    return end({
+    return {
       ...made,
       outcome: 'failure',
       headline: `${made.headline}; one of its two writes failed`,
@@ -389,20 +385,20 @@ export function composeDeploy(
         written.revisionId === undefined
           ? 'No revision was made: the deployment keeps serving its active revision, with the new settings. Fix what the error says, then re-run the job.'
           : `Revision ${written.revisionId} rolls out without the new settings: check it with 'command: status' and 'revision-id: ${written.revisionId}'. Fix what the error says, then re-run the job.`,
-    });
+    };
   }
   if (facts.noRevision !== undefined) {
-    return end({
+    return {
       ...made,
       outcome: 'failure',
       headline: `${made.headline}; no revision of this run was found`,
       reason: facts.noRevision.why,
       nextStep: facts.noRevision.nextStep,
-    });
+    };
   }
 
   const current = facts.attempts.at(-1);
-  if (current === undefined) return end(made);
+  if (current === undefined) return made;
   const redeployed = facts.attempts.length > 1;
   const headline = redeployed
     ? `${made.headline}; revision ${current.redeployOf} ended ${RETRIED_STATUS}, redeployed as revision ${current.revisionId} (attempt ${facts.attempts.length})`
@@ -412,12 +408,12 @@ export function composeDeploy(
   const { rollout } = current;
   if (rollout === undefined) {
     // Following it threw: the revision is as the recorder last saw it.
-    return end({
+    return {
       ...made,
       ...attempts,
       headline,
       revision: revisionFollowed(current.revisionId, current.before, undefined, recorded.revision),
-    });
+    };
   }
   const afterRollout = rollout.deployment ?? deploymentBefore(facts, current);
   const shown = rolloutShown(rollout, {
@@ -439,7 +435,7 @@ export function composeDeploy(
   const { reason: _reason, nextStep: _nextStep, ...rest } = shown;
   const reason = rollback?.reason ?? rolloutReason;
   const nextStep = rollback?.nextStep ?? shown.nextStep;
-  return end({
+  return {
     ...made,
     ...attempts,
     ...rest,
@@ -449,7 +445,7 @@ export function composeDeploy(
     ...(nextStep === undefined ? {} : { nextStep }),
     ...(facts.rollback === undefined ? {} : { rollback: facts.rollback.rollback }),
     ...(facts.deployRecord === undefined ? {} : { deployRecord: facts.deployRecord }),
-  });
+  };
 }
 
 /** Two sentences of a reason, either of which may be missing. */

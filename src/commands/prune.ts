@@ -225,7 +225,7 @@ function composePrune(asked: PruneAsked, done: Pruning, ending?: Ending): Compos
   const { namePrefix } = asked.prune;
   if (done.plan === undefined) {
     const nothingYet: ComposedReport = { outcome: 'failure', headline: '' };
-    return ending === undefined ? nothingYet : endedBy(nothingYet, ending);
+    return endedBy(nothingYet, ending);
   }
   const entries: PruneEntry[] = done.plan.map((candidate) => ({
     ...candidate,

@@ -9,7 +9,7 @@ import type { ComposedReport } from '../report/types.ts';
 import { codeOf, planRollback, type RollbackPlan } from '../rules/rollback-target.ts';
 import { PREVIOUS_REVISION } from '../settings/command-inputs.ts';
 import { InputError } from '../settings/input-error.ts';
-import { type CommandContext, type Ending, endedBy } from './steps/command-context.ts';
+import { type CommandContext, endedBy } from './steps/command-context.ts';
 import { describeDeployment, describeRevision } from './steps/describe.ts';
 import { requireDeployment } from './steps/find-target.ts';
 import {
@@ -124,37 +124,33 @@ export async function redeploy(ctx: CommandContext): Promise<ComposedReport> {
     }
     return composeRedeploy(facts);
   } catch (error) {
-    return composeRedeploy(facts, ctx.ending(error), ctx.record.facts());
+    // A step threw: the report so far, ended as main.ts tells (composeRedeploy never sees the error).
+    return endedBy(composeRedeploy(facts, ctx.record.facts()), ctx.ending(error));
   }
 }
 
 /**
- * The report of `redeploy`, from what its steps returned (and how it ended, when a step threw):
+ * The report of `redeploy`, from what its steps returned so far (a step that threw adds only
+ * the recorder's facts; `endedBy` then sets the ending):
  * every line of its summary is decided here.
  */
-export function composeRedeploy(
-  facts: RedeployFacts,
-  ending?: Ending,
-  recorded: RunFacts = {},
-): ComposedReport {
-  const end = (report: ComposedReport): ComposedReport =>
-    ending === undefined ? report : endedBy(report, ending);
+export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): ComposedReport {
   const { deployment, way } = facts;
-  if (deployment === undefined) return end({ outcome: 'failure', headline: '' });
+  if (deployment === undefined) return { outcome: 'failure', headline: '' };
   const found = describeDeployment(deployment);
-  if (way === undefined) return end({ ...found, outcome: 'failure', headline: '' });
+  if (way === undefined) return { ...found, outcome: 'failure', headline: '' };
   const name = deployment.name;
   if (way.kind === 'already') {
     const done = alreadyDone(deployment, way);
     const revision = describeRevision(way.active);
     if (facts.dryRun) {
-      return end({
+      return {
         ...found,
         revision,
         action: 'unchanged',
         outcome: 'planned',
         headline: `Dry run: nothing to send: ${done}`,
-      });
+      };
     }
     const smoke =
       facts.smokeTest &&
@@ -163,7 +159,7 @@ export function composeRedeploy(
         created: false,
         rollbackOnFailure: facts.rollbackOnFailure,
       });
-    return end({
+    return {
       ...found,
       revision,
       action: 'unchanged',
@@ -171,31 +167,31 @@ export function composeRedeploy(
       headline: `${done}; no redeploy sent`,
       ...(facts.smokeTest === undefined ? {} : { smokeTest: facts.smokeTest.smokeTest }),
       ...smoke,
-    });
+    };
   }
   if (way.kind === 'in-progress' && facts.dryRun) {
-    return end({
+    return {
       ...found,
       outcome: 'planned',
       headline: `Dry run: nothing to send: a rollback of ${name} to the code of revision ${way.to} is already rolling out (revision ${way.rollingOut})`,
-    });
+    };
   }
   if (way.kind === 'redeploy' && facts.dryRun) {
     const what =
       way.rollbackFrom === undefined
         ? `would redeploy revision ${way.revisionId} of ${name}`
         : `would roll back ${name} from revision ${way.rollbackFrom} to ${way.revisionId} (would redeploy revision ${way.revisionId})`;
-    return end({
+    return {
       ...found,
       outcome: 'planned',
       action: 'would-patch',
       plan: { action: 'redeploy', deployment_id: deployment.id, revision_id: way.revisionId },
       headline: `Dry run: ${what}`,
-    });
+    };
   }
   if (way.kind === 'redeploy' && way.answer === undefined) {
     // The redeploy was not answered.
-    return end({ ...found, outcome: 'failure', headline: '' });
+    return { ...found, outcome: 'failure', headline: '' };
   }
   const sent =
     way.kind === 'redeploy'
@@ -216,7 +212,7 @@ export function composeRedeploy(
       following !== undefined && recorded.revision?.id === following
         ? { revision: revisionFollowed(following, undefined, undefined, recorded.revision) }
         : {};
-    return end({ ...describeDeployment(before), ...sent, ...revision, outcome: 'failure' });
+    return { ...describeDeployment(before), ...sent, ...revision, outcome: 'failure' };
   }
   const described = describeDeployment(rollout.deployment ?? before);
   const shown = rolloutShown(rollout, {
@@ -225,7 +221,7 @@ export function composeRedeploy(
     created: false,
     rollbackOnFailure: facts.rollbackOnFailure,
   });
-  return end({ ...described, ...sent, ...shown, headline: `${sent.headline}${shown.headline}` });
+  return { ...described, ...sent, ...shown, headline: `${sent.headline}${shown.headline}` };
 }
 
 /** A re-run of a rollback: what already serves, in words. */

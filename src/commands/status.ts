@@ -8,7 +8,7 @@ import type { RunFacts } from '../report/run-record.ts';
 import type { ComposedReport, FailureLogReport } from '../report/types.ts';
 import { productionAfterFailure } from '../rules/production.ts';
 import { classifyRevisionStatus } from '../wait/revision.ts';
-import { type CommandContext, type Ending, endedBy } from './steps/command-context.ts';
+import { type CommandContext, endedBy } from './steps/command-context.ts';
 import { describeDeployment, describeRevision } from './steps/describe.ts';
 import { requireDeployment } from './steps/find-target.ts';
 import {
@@ -80,35 +80,31 @@ export async function status(ctx: CommandContext): Promise<ComposedReport> {
     }
     return composeStatus(facts);
   } catch (error) {
-    return composeStatus(facts, ctx.ending(error), ctx.record.facts());
+    // A step threw: the report so far, ended as main.ts tells (composeStatus never sees the error).
+    return endedBy(composeStatus(facts, ctx.record.facts()), ctx.ending(error));
   }
 }
 
 /**
- * The report of `status`, from what its steps returned (and how it ended, when a step threw):
+ * The report of `status`, from what its steps returned so far (a step that threw adds only
+ * the recorder's facts; `endedBy` then sets the ending):
  * every line of its summary is decided here.
  */
-export function composeStatus(
-  facts: StatusFacts,
-  ending?: Ending,
-  recorded: RunFacts = {},
-): ComposedReport {
-  const end = (report: ComposedReport): ComposedReport =>
-    ending === undefined ? report : endedBy(report, ending);
+export function composeStatus(facts: StatusFacts, recorded: RunFacts = {}): ComposedReport {
   const { deployment } = facts;
-  if (deployment === undefined) return end({ outcome: 'failure', headline: '' });
+  if (deployment === undefined) return { outcome: 'failure', headline: '' };
   const name = displayName(deployment);
   const looked = {
     action: 'read' as const,
     headline: `Deployment ${name} is ${deployment.status ?? 'in an unknown state'}`,
   };
   if (facts.revisionId === null) {
-    return end({
+    return {
       ...describeDeployment(deployment),
       ...looked,
       outcome: 'success',
       headline: `${looked.headline}; it has no revision yet`,
-    });
+    };
   }
   if (facts.wait) {
     const { rollout } = facts;
@@ -119,12 +115,12 @@ export function composeStatus(
         revisionId !== undefined && recorded.revision?.id === revisionId
           ? { revision: revisionFollowed(revisionId, undefined, undefined, recorded.revision) }
           : {};
-      return end({
+      return {
         ...describeDeployment(deployment),
         ...looked,
         ...following,
         outcome: 'failure',
-      });
+      };
     }
     const described = describeDeployment(rollout.deployment ?? deployment);
     const shown = rolloutShown(rollout, {
@@ -133,16 +129,16 @@ export function composeStatus(
       created: false,
       rollbackOnFailure: facts.rollbackOnFailure,
     });
-    return end({
+    return {
       ...described,
       ...looked,
       ...shown,
       headline: `${looked.headline}${shown.headline}`,
-    });
+    };
   }
   const read = facts.revision;
   if (read === undefined) {
-    return end({ ...describeDeployment(deployment), ...looked, outcome: 'failure' });
+    return { ...describeDeployment(deployment), ...looked, outcome: 'failure' };
   }
   const base = {
     ...describeDeployment(deployment),
@@ -159,22 +155,22 @@ export function composeStatus(
         activeRevisionId: deployment.active_revision_id ?? undefined,
         known: true,
       });
-      return end({
+      return {
         ...base,
         outcome: 'failure',
         ...(facts.failureLog === undefined ? {} : { failureLog: facts.failureLog }),
         reason: `${failedRevisionReason(read.id, name, read.status, read.status_message)} ${production.serving}`,
         nextStep: `${nextStepFor(read.status, name, facts.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`,
-      });
+      };
     }
     case 'skipped':
-      return end({
+      return {
         ...base,
         outcome: 'warning',
         reason: `Revision ${read.id} was superseded by a newer revision (${deployment.latest_revision_id ?? 'unknown'}).`,
         nextStep:
           "Read the newer revision: run 'command: status' without 'revision-id' to follow the latest one.",
-      });
+      };
     case 'deployed': {
       const smoke =
         facts.smokeTest &&
@@ -183,14 +179,14 @@ export function composeStatus(
           created: false,
           rollbackOnFailure: facts.rollbackOnFailure,
         });
-      return end({
+      return {
         ...base,
         outcome: 'success',
         ...(facts.smokeTest === undefined ? {} : { smokeTest: facts.smokeTest.smokeTest }),
         ...smoke,
-      });
+      };
     }
     default:
-      return end({ ...base, outcome: 'success' });
+      return { ...base, outcome: 'success' };
   }
 }

@@ -3,9 +3,11 @@
  * (the rollouts, the smoke test, the rollback: none writes another's text). Plain values in, a
  * report out: no server, no mocks.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { Deployment, Revision } from '../../src/api/schemas.ts';
 import { composeDeploy, type DeployFacts } from '../../src/commands/deploy.ts';
+import { endedBy } from '../../src/commands/steps/command-context.ts';
 import type { RolloutResult } from '../../src/commands/steps/follow-rollout.ts';
 import type { SmokeTestRun } from '../../src/commands/steps/smoke-test.ts';
 import type { ComposedReport } from '../../src/report/types.ts';
@@ -270,10 +272,9 @@ describe('composeDeploy', () => {
       latest: created,
       attempts: [{ revisionId: 'rev-2' }],
     };
-    const report = composeDeploy(
-      facts,
+    const report = endedBy(
+      composeDeploy(facts, { revision: { id: 'rev-2', status: 'BUILDING' } }),
       { outcome: 'cancelled', reason: 'The job was cancelled.', nextStep: 'Re-run.' },
-      { revision: { id: 'rev-2', status: 'BUILDING' } },
     );
     expect(report).toMatchObject({
       outcome: 'cancelled',

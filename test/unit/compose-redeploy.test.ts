@@ -2,9 +2,11 @@
  * composeRedeploy: what `redeploy` reports, decided in one function from the way it took and
  * what its steps returned. Plain values in, a report out: no server, no mocks.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/api/schemas.ts';
 import { composeRedeploy, type RedeployFacts } from '../../src/commands/redeploy.ts';
+import { endedBy } from '../../src/commands/steps/command-context.ts';
 import type { ComposedReport } from '../../src/report/types.ts';
 
 const deployment: Deployment = {
@@ -109,9 +111,12 @@ describe('composeRedeploy', () => {
   });
 
   it('a redeploy that threw keeps the deployment looked up, and tells the failure', () => {
-    const report = composeRedeploy(
-      { ...start, way: { kind: 'redeploy', revisionId: 'rev-2' } },
-      { outcome: 'failure', reason: 'HTTP 500' },
+    const report = endedBy(
+      composeRedeploy({ ...start, way: { kind: 'redeploy', revisionId: 'rev-2' } }),
+      {
+        outcome: 'failure',
+        reason: 'HTTP 500',
+      },
     );
     expect(report).toMatchObject({ outcome: 'failure', headline: '', reason: 'HTTP 500' });
     expect(report.deployment?.id).toBe('dep-1');

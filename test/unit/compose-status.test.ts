@@ -2,9 +2,11 @@
  * composeStatus: what `status` reports, decided in one function from what its steps returned.
  * Plain values in, a report out: no server, no mocks.
  */
+
 import { describe, expect, it } from 'vitest';
 import type { Deployment, Revision } from '../../src/api/schemas.ts';
 import { composeStatus, type StatusFacts } from '../../src/commands/status.ts';
+import { endedBy } from '../../src/commands/steps/command-context.ts';
 import type { RolloutResult } from '../../src/commands/steps/follow-rollout.ts';
 import type { ComposedReport } from '../../src/report/types.ts';
 
@@ -153,7 +155,7 @@ describe('composeStatus', () => {
   it('a lookup that threw ends with the ending alone', () => {
     const ending = { outcome: 'failure' as const, reason: 'no such deployment' };
     const { deployment: _none, ...lookedUpNothing } = base;
-    expect(composeStatus(lookedUpNothing, ending)).toEqual({
+    expect(endedBy(composeStatus(lookedUpNothing), ending)).toEqual({
       outcome: 'failure',
       headline: '',
       reason: 'no such deployment',
@@ -166,7 +168,10 @@ describe('composeStatus', () => {
       reason: 'cancelled',
       nextStep: 'check it',
     };
-    const report = composeStatus(base, ending, { revision: { id: 'rev-2', status: 'BUILDING' } });
+    const report = endedBy(
+      composeStatus(base, { revision: { id: 'rev-2', status: 'BUILDING' } }),
+      ending,
+    );
     expect(report).toMatchObject({
       outcome: 'cancelled',
       headline: 'Deployment agent is READY',

@@ -67,8 +67,12 @@ export interface Ending {
   nextStep?: string;
 }
 
-/** A report so far, ended by `ending`: its outcome and reason, and its next step when it has one. */
-export function endedBy<T extends ComposedReport>(soFar: T, ending: Ending): T {
+/**
+ * A report so far, ended by `ending`: its outcome and reason, and its next step when it has one.
+ * Without an ending (no step threw), the report as it is.
+ */
+export function endedBy<T extends ComposedReport>(soFar: T, ending: Ending | undefined): T {
+  if (ending === undefined) return soFar;
   return {
     ...soFar,
     outcome: ending.outcome,
