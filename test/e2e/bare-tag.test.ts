@@ -4,12 +4,12 @@
  * token can read the repository. A name nobody can tell from a branch gets a warning; the tag
  * error says where the tag came from.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { commitAll, gitIn } from '../support/git-checkout.ts';
 import {
   FAKE_GITHUB_TOKEN,
   type GitHubDouble,
@@ -37,20 +37,8 @@ afterEach(async () => {
 /** A checkout of acme/agent with the tag `tag`, as `actions/checkout` with fetch-tags leaves it. */
 async function checkoutWithTag(tag: string): Promise<void> {
   await writeFile(join(workspace, 'README.md'), 'agent\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', [
-      '-C',
-      workspace,
-      '-c',
-      'user.name=ci',
-      '-c',
-      'user.email=ci@example.com',
-      ...args,
-    ]);
-  git('init', '--quiet');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'agent');
-  git('tag', tag);
+  commitAll(workspace);
+  gitIn(workspace, 'tag', tag);
 }
 
 function deploy(extra: Record<string, string>) {

@@ -2,12 +2,12 @@
  * The graph configuration check end to end: the bundle reads `graph-config-path` in the
  * checkout (GITHUB_WORKSPACE, or `working-directory` in it) before it sends anything.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { commitAll, gitIn } from '../support/git-checkout.ts';
 import { runAction } from '../support/run-action.ts';
 import { expectCleanRun, readable, theError } from './command-fixtures.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
@@ -128,26 +128,13 @@ describe('graph configuration check', () => {
   });
 
   describe('when the checkout is the commit the control plane builds', () => {
-    const HEAD_OF = (dir: string): string =>
-      execFileSync('git', ['-C', dir, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const HEAD_OF = (dir: string): string => gitIn(dir, 'rev-parse', 'HEAD').trim();
 
     /** A git checkout of acme/agent (repo-url), as actions/checkout leaves it. */
     async function gitCheckout(): Promise<string> {
       await checkout({ 'langgraph.json': GOOD_CONFIG, 'my_agent/graph.py': 'graph = None\n' });
-      const git = (...args: string[]) =>
-        execFileSync('git', [
-          '-C',
-          workspace,
-          '-c',
-          'user.name=ci',
-          '-c',
-          'user.email=ci@example.com',
-          ...args,
-        ]);
-      git('init', '--quiet');
-      git('add', '.');
-      git('commit', '--quiet', '-m', 'agent');
-      git('remote', 'add', 'origin', 'https://github.com/acme/agent.git');
+      commitAll(workspace);
+      gitIn(workspace, 'remote', 'add', 'origin', 'https://github.com/acme/agent.git');
       return HEAD_OF(workspace);
     }
 
