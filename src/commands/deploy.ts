@@ -22,7 +22,7 @@ import {
   planToJson,
 } from '../rules/deploy-plan.ts';
 import type { DeployRecord } from '../rules/deploy-record.ts';
-import { decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
+import { decideRebuild, decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
 import { redeployIdentity, runIdentity } from '../rules/revision-proof.ts';
 import { PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
@@ -40,6 +40,12 @@ import {
   rolloutShown,
 } from './steps/follow-rollout.ts';
 import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
+import {
+  planRebuildWay,
+  type RedeploySent,
+  sendRedeploy,
+  writeRebuild,
+} from './steps/rebuild-revision.ts';
 import { makeDeployRecord, readRecordEvidence } from './steps/record-proof.ts';
 import { withTagResolved } from './steps/resolve-tag.ts';
 import {
@@ -75,6 +81,10 @@ interface Attempt {
   revisionId: string;
   /** The revision this attempt redeployed; absent for the deploy's own. */
   redeployOf?: string;
+  /** The service refused that redeploy: this attempt is a new revision of the same source. */
+  rebuilt?: boolean;
+  /** When its write was sent (the deploy's, the redeploy's or the rebuild's), on the run's clock. */
+  writtenAt?: number;
   /** The revision as the run knew it before following it. */
   before?: RevisionReport;
   /** The deployment as the run knew it when it started following; the write's for the first. */
@@ -196,6 +206,7 @@ async function deploySteps(given: CommandContext, facts: DeployFacts): Promise<v
   logPlan(ctx, plan, name);
   if (settings.dryRun) return;
 
+  const writtenAt = ctx.clock.now();
   const written =
     plan.action === 'create'
       ? await createAndFindRevision(ctx, facts, plan.body, name)
@@ -208,6 +219,7 @@ async function deploySteps(given: CommandContext, facts: DeployFacts): Promise<v
     deployment,
     written.revisionId,
     written.waitDeadline,
+    writtenAt,
   );
   const sofar = composeDeploy(facts);
   // Only a smoke test that ran and failed: without a URL it could not run at all.
@@ -218,11 +230,14 @@ async function deploySteps(given: CommandContext, facts: DeployFacts): Promise<v
     sofar.revision?.id === revisionId &&
     sofar.revision.status === 'DEPLOYED'
   ) {
+    const failed = facts.attempts.at(-1)?.rollout?.revision;
     const rollback = await rollBackIfAsked(ctx, {
       deploymentId: deployment.id,
       previousRevisionId: existing?.active_revision_id ?? undefined,
       deployedRevisionId: revisionId,
       created: plan.action === 'create',
+      ...(existing === undefined ? {} : { before: existing }),
+      ...(failed === undefined ? {} : { failed }),
     });
     if (rollback !== undefined) {
       facts.rollback = rollback;
@@ -401,7 +416,7 @@ export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): Comp
   if (current === undefined) return made;
   const redeployed = facts.attempts.length > 1;
   const headline = redeployed
-    ? `${made.headline}; revision ${current.redeployOf} ended ${RETRIED_STATUS}, redeployed as revision ${current.revisionId} (attempt ${facts.attempts.length})`
+    ? `${made.headline}; revision ${current.redeployOf} ended ${RETRIED_STATUS}, ${current.rebuilt ? 'the service refused to redeploy it, rebuilt' : 'redeployed'} as revision ${current.revisionId} (attempt ${facts.attempts.length})`
     : made.headline;
   const done = facts.attempts.filter((attempt) => attempt.rollout !== undefined);
   const attempts = redeployed ? { attempts: done.map(attemptOf) } : {};
@@ -459,10 +474,14 @@ function attemptOf(attempt: Attempt): DeployAttempt {
   const { rollout } = attempt;
   const logTail =
     rollout?.failureLog?.revisionId === attempt.revisionId ? rollout.failureLog.lines : undefined;
+  const followed = revisionFollowed(attempt.revisionId, attempt.before, rollout);
   return {
     revisionId: attempt.revisionId,
     ...(attempt.redeployOf === undefined ? {} : { redeployOf: attempt.redeployOf }),
-    status: revisionFollowed(attempt.revisionId, attempt.before, rollout).status,
+    ...(attempt.rebuilt
+      ? { rebuilt: followed.commitSha === undefined ? {} : { commitSha: followed.commitSha } }
+      : {}),
+    status: followed.status,
     timeline: rollout?.wait?.timeline ?? [],
     ...(logTail === undefined ? {} : { logTail }),
   };
@@ -584,7 +603,8 @@ async function followWithRetries(
   facts: DeployFacts,
   deployment: Deployment,
   firstRevisionId: string,
-  waitDeadline?: number,
+  waitDeadline: number | undefined,
+  writtenAt: number,
 ): Promise<string> {
   const { settings, log, clock } = ctx;
   // One deadline per command: every attempt ends within the command's wait-timeout.
@@ -593,6 +613,7 @@ async function followWithRetries(
   const first = written?.kind === 'patched' && written.by === 'post' ? written.revision : undefined;
   let attempt: Attempt = {
     revisionId: firstRevisionId,
+    writtenAt,
     ...(first === undefined ? {} : { before: describeRevision(first) }),
   };
   for (;;) {
@@ -626,18 +647,23 @@ async function followWithRetries(
       `Revision ${attempt.revisionId} ended ${RETRIED_STATUS} (attempt ${facts.attempts.length}); redeploying it: attempt ${decision.attempt}, ${left} more redeploy${left === 1 ? '' : 's'} allowed after it (deploy-retries: ${settings.deployRetries}).`,
     );
     const failed = revisionFollowed(attempt.revisionId, attempt.before, rollout);
-    const next = await redeployForRetry(ctx, facts, deployment, failed, deadline);
+    const redeployAt = clock.now();
+    const next = await redeployForRetry(ctx, facts, deployment, attempt, deadline);
     if (next.revisionId === undefined) {
       facts.retryStop = next.why;
       break;
     }
-    // What was known of the attempt before belongs to it, not the next: only its code is kept.
+    // What was known of the attempt before belongs to it, not the next: only its code is kept
+    // (a rebuild builds its ref again: the commit is the one it will show).
     const { statusMessage: _message, supersededBy: _supersededBy, ...code } = failed;
+    const { commitSha: _commit, ...ref } = code;
     attempt = {
       revisionId: next.revisionId,
       redeployOf: attempt.revisionId,
-      before: { ...code, id: next.revisionId, status: 'UNKNOWN' },
+      before: { ...(next.rebuilt ? ref : code), id: next.revisionId, status: 'UNKNOWN' },
       deploymentBefore: next.answer,
+      writtenAt: next.rebuilt ? next.writtenAt : redeployAt,
+      ...(next.rebuilt ? { rebuilt: true } : {}),
     };
   }
   if (facts.attempts.length > 1) await logAttempts(ctx, facts.attempts.map(attemptOf));
@@ -646,32 +672,36 @@ async function followWithRetries(
 
 /**
  * Redeploys a DEPLOY_FAILED revision of this run and finds the revision the redeploy made, proven
- * this run's as a deploy's is (the answer may name the same id or a new one). A refused redeploy
- * is told, not thrown: the failure it answered stays the run's result.
+ * this run's as a deploy's is (the answer may name the same id or a new one). Where the service
+ * refuses the redeploy (its documented rule redeploys only the latest DEPLOYED revision), a new
+ * revision of the same source follows, when its whole time still fits (rebuildForRetry). A
+ * redeploy that cannot be sent is told, not thrown: the failure it answered stays the run's result.
  */
 async function redeployForRetry(
   ctx: CommandContext,
   facts: DeployFacts,
   deployment: Deployment,
-  failed: RevisionReport,
+  failedAttempt: Attempt,
   deadline: number,
 ): Promise<
-  | { revisionId: string; answer: Deployment; why?: undefined }
+  | { revisionId: string; answer: Deployment; rebuilt?: false; why?: undefined }
+  | { revisionId: string; answer: Deployment; rebuilt: true; writtenAt: number; why?: undefined }
   | { revisionId?: undefined; why: string }
 > {
-  const failedRevisionId = failed.id;
+  const failedRevisionId = failedAttempt.revisionId;
+  const failed = revisionFollowed(failedRevisionId, failedAttempt.before, failedAttempt.rollout);
   // The redeploy ships the failed revision's code: its revision carries the same ref and commit.
   const identity = redeployIdentity({
     repo_ref: failed.repoRef,
     repo_commit_sha: failed.commitSha,
     image_uri: failed.imageUri,
   });
-  let answer: Deployment;
+  let sent: RedeploySent;
   let existed: Awaited<ReturnType<typeof revisionsBefore>>;
   try {
     existed = await revisionsBefore(ctx, deployment);
-    answer = await ctx.log.group(`Redeploying revision ${failedRevisionId}`, () =>
-      ctx.client.redeployRevision(deployment.id, failedRevisionId, { signal: ctx.signal }),
+    sent = await ctx.log.group(`Redeploying revision ${failedRevisionId}`, () =>
+      sendRedeploy(ctx, deployment.id, failedRevisionId),
     );
   } catch (error) {
     if (ctx.signal.aborted) throw error;
@@ -679,6 +709,10 @@ async function redeployForRetry(
       why: `The redeploy of revision ${failedRevisionId} (deploy-retries) could not be sent: ${messageOf(error)}.`,
     };
   }
+  if (sent.kind === 'refused') {
+    return rebuildForRetry(ctx, facts, sent, failedAttempt, deadline);
+  }
+  const answer = sent.answer;
   ctx.record.deployment({ id: answer.id, name: displayName(answer) });
   facts.latest = answer;
   const found = await findRevisionOfThisRun(
@@ -710,6 +744,60 @@ async function redeployForRetry(
   return found.revisionId === undefined
     ? { why: found.why }
     : { revisionId: found.revisionId, answer };
+}
+
+/**
+ * deploy-retries after a refused redeploy: a new revision of the failed one's source (its image,
+ * or its ref, whose head it builds), only when the rest of wait-timeout is at least the failed
+ * attempt's whole duration (rules/deploy-retry.ts, decideRebuild).
+ */
+async function rebuildForRetry(
+  ctx: CommandContext,
+  facts: DeployFacts,
+  refused: Extract<RedeploySent, { kind: 'refused' }>,
+  failedAttempt: Attempt,
+  deadline: number,
+): Promise<
+  | { revisionId: string; answer: Deployment; rebuilt: true; writtenAt: number }
+  | { revisionId?: undefined; why: string }
+> {
+  const failedRevisionId = failedAttempt.revisionId;
+  const timeline = failedAttempt.rollout?.wait?.timeline ?? [];
+  const failedAt = timeline.at(-1)?.startedAt ?? ctx.clock.now();
+  const decision = decideRebuild({
+    revisionId: failedRevisionId,
+    retriesAllowed: ctx.settings.deployRetries,
+    writtenAt: failedAttempt.writtenAt ?? timeline[0]?.startedAt ?? failedAt,
+    failedAt,
+    now: ctx.clock.now(),
+    deadline,
+  });
+  if (decision.kind === 'stop') return { why: decision.message };
+  const current = refused.deployment ?? facts.latest;
+  const revision = refused.revision ?? failedAttempt.rollout?.revision;
+  if (current === undefined || revision === undefined) {
+    return {
+      why: `The service refused to redeploy revision ${failedRevisionId} (${refused.why}), and ${current === undefined ? 'the deployment' : 'the revision'} could not be read to make a new revision of the same source.`,
+    };
+  }
+  const plan = await planRebuildWay(
+    ctx,
+    { purpose: 'retry', source: current.source ?? ctx.settings.source, target: revision },
+    current.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
+  );
+  if (plan.kind === 'refuse') {
+    return {
+      why: `The service refused to redeploy revision ${failedRevisionId} (${refused.why}), and no new revision can be made in its place: ${plan.why}`,
+    };
+  }
+  ctx.log.info(
+    `The service refused to redeploy revision ${failedRevisionId} (${refused.why}). A rebuild follows: a new revision of the same source (${plan.builds}), as a ${RETRIED_STATUS} is retried where a redeploy is refused.`,
+  );
+  const writtenAt = ctx.clock.now();
+  const rebuilt = await writeRebuild(ctx, current, plan, deadline);
+  if (rebuilt.revisionId === undefined) return { why: rebuilt.why };
+  facts.latest = rebuilt.deployment;
+  return { revisionId: rebuilt.revisionId, answer: rebuilt.deployment, rebuilt: true, writtenAt };
 }
 
 /** Each attempt in one group: its revision, status and the last line of its log (the reason). */

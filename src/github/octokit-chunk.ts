@@ -4,6 +4,8 @@
  * own and ncc copies into each the small modules they share (octokit-client.ts, octokit.ts,
  * check-run-record.ts); through this one entry they are in dist/ once.
  */
+
+export { readBranchHead } from './branches.ts';
 export { readNewestRecord } from './check-run-record.ts';
 export { readPullRequestStates } from './pulls.ts';
 export { GitHubReporting } from './reporting.ts';

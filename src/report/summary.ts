@@ -353,6 +353,9 @@ function rollbackSection({ rollback }: CommandReport): string {
   if (!rollback) return '';
   const rows: TableCell[][] = [['Failed the smoke test', code(rollback.fromRevisionId)]];
   if (rollback.toRevisionId) rows.push(['Rolled back to', code(rollback.toRevisionId)]);
+  if (rollback.rebuiltFromRevisionId) {
+    rows.push(['A new revision of', code(rollback.rebuiltFromRevisionId)]);
+  }
   if (rollback.producedRevisionId) rows.push(['Redeployed as', code(rollback.producedRevisionId)]);
   if (rollback.status) rows.push(['Status', code(rollback.status)]);
   if (rollback.servingRevisionId) rows.push(['Serving now', code(rollback.servingRevisionId)]);

@@ -89,8 +89,13 @@ export interface RollbackReport {
   result: 'rolled-back' | 'nothing-to-roll-back' | 'failed' | 'timeout' | 'cancelled';
   /** The revision this run deployed, which failed the smoke test. */
   fromRevisionId: string;
-  /** The revision that was active before this run: the one redeployed. */
+  /**
+   * The revision production was rolled back to: the one active before this run, redeployed; or,
+   * where the service refused that redeploy, the new revision made in its place.
+   */
   toRevisionId?: string;
+  /** The revision active before this run, when a new revision was made in its place. */
+  rebuiltFromRevisionId?: string;
   /** The revision the redeploy produced, when the server made a new one. */
   producedRevisionId?: string;
   /** Last status seen of the redeployed revision. */
@@ -122,6 +127,11 @@ export interface DeployAttempt {
   revisionId: string;
   /** The revision this attempt redeployed (itself when restarted in place); absent for the deploy's own. */
   redeployOf?: string;
+  /**
+   * The service refused to redeploy `redeployOf`: this attempt is a new revision of the same
+   * source (a rebuild), and `commitSha` the commit it built, when the server shows one.
+   */
+  rebuilt?: { commitSha?: string };
   /** The last status seen. */
   status: string;
   timeline: TimelineEntry[];
@@ -131,10 +141,15 @@ export interface DeployAttempt {
 
 /**
  * How an attempt came to be, for a sentence: '' for the deploy's own revision, else
- * " (redeploy of <id>)" or " (redeployed in place)". `id` writes a revision id for the medium.
+ * " (redeploy of <id>)", " (redeployed in place)" or " (rebuild of <id>, commit <sha>)". `id`
+ * writes a revision id (and a commit) for the medium.
  */
 export function attemptOrigin(attempt: DeployAttempt, id: (revisionId: string) => string): string {
   if (attempt.redeployOf === undefined) return '';
+  if (attempt.rebuilt !== undefined) {
+    const commit = attempt.rebuilt.commitSha;
+    return ` (rebuild of ${id(attempt.redeployOf)}${commit === undefined ? '' : `, commit ${id(commit)}`})`;
+  }
   if (attempt.redeployOf === attempt.revisionId) return ' (redeployed in place)';
   return ` (redeploy of ${id(attempt.redeployOf)})`;
 }

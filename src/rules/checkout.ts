@@ -99,3 +99,17 @@ export function judgeCheckout(checkout: CheckoutFacts, deployed: DeployedSource)
     why: `the checkout is at commit ${checkout.head === undefined ? '(unknown)' : short(checkout.head)}, and this run deploys ${short(workflowCommit)} of ${workflowRef}`,
   };
 }
+
+/**
+ * Whether `repoUrl` is the workflow's own repository (`owner/name` on `serverUrl`): the one whose
+ * branches the run's token reads. An unknown URL counts as another repository.
+ */
+export function isWorkflowRepository(
+  repoUrl: string | undefined,
+  serverUrl: string,
+  runRepository: string,
+): boolean {
+  const key = repoUrl === undefined ? undefined : repositoryKey(repoUrl);
+  const host = URL.canParse(serverUrl) ? new URL(serverUrl).host : '';
+  return key !== undefined && host !== '' && key === `${host}/${runRepository}`.toLowerCase();
+}

@@ -136,3 +136,32 @@ export function decideRetry(facts: RetryFacts): RetryDecision {
     retriesLeft: retriesAllowed - retriesUsed - 1,
   };
 }
+
+interface RebuildTiming {
+  revisionId: string;
+  retriesAllowed: number;
+  /** When the failed attempt's write was sent, and when its failure was first seen. */
+  writtenAt: number;
+  failedAt: number;
+  /** Now and the run's deadline (the end of `wait-timeout`), on the run's clock. */
+  now: number;
+  deadline: number;
+}
+
+/**
+ * After the service refused to redeploy the failed revision: whether a new revision of the same
+ * source (a rebuild) still fits. A rebuild goes through every phase again, so it is made only
+ * when the rest of `wait-timeout` is at least the failed attempt's whole duration, from its write
+ * to its failure; otherwise it would most likely run out of time.
+ */
+export function decideRebuild(
+  timing: RebuildTiming,
+): { kind: 'rebuild' } | { kind: 'stop'; message: string } {
+  const left = timing.deadline - timing.now;
+  const whole = Math.max(0, timing.failedAt - timing.writtenAt);
+  if (left > 0 && left >= whole) return { kind: 'rebuild' };
+  return {
+    kind: 'stop',
+    message: `No rebuild (deploy-retries: ${timing.retriesAllowed}): the service refused to redeploy revision ${timing.revisionId}, and only ${formatDuration(Math.max(0, left))} of wait-timeout was left, less than the ${formatDuration(whole)} the failed attempt took from its write to ${RETRIED_STATUS}.`,
+  };
+}

@@ -3,7 +3,12 @@
  * the commit the control plane builds; otherwise the reason it cannot be sure, in words.
  */
 import { describe, expect, it } from 'vitest';
-import { type DeployedSource, judgeCheckout, repositoryKey } from '../../src/rules/checkout.ts';
+import {
+  type DeployedSource,
+  isWorkflowRepository,
+  judgeCheckout,
+  repositoryKey,
+} from '../../src/rules/checkout.ts';
 
 const HEAD = '1'.repeat(40);
 const PR_HEAD = '2'.repeat(40);
@@ -74,5 +79,43 @@ describe('judgeCheckout', () => {
     ],
   ])('is not sure, and says why: %#', (facts, deployed, why) => {
     expect(judgeCheckout(facts, deployed)).toEqual({ deployed: false, why });
+  });
+});
+
+describe('isWorkflowRepository', () => {
+  it.each<[string, string | undefined, string, string, boolean]>([
+    [
+      'the same, another spelling',
+      'git@github.com:Acme/Agent.git',
+      'https://github.com',
+      'acme/agent',
+      true,
+    ],
+    [
+      'https with a trailing slash',
+      'https://github.com/acme/agent/',
+      'https://github.com',
+      'acme/agent',
+      true,
+    ],
+    [
+      'another repository',
+      'https://github.com/acme/deploy',
+      'https://github.com',
+      'acme/agent',
+      false,
+    ],
+    [
+      'another host (GHES run, github.com repo)',
+      'https://github.com/acme/agent',
+      'https://ghe.example.com',
+      'acme/agent',
+      false,
+    ],
+    ['no repo-url', undefined, 'https://github.com', 'acme/agent', false],
+    ['not a URL', 'acme/agent', 'https://github.com', 'acme/agent', false],
+    ['no server URL', 'https://github.com/acme/agent', '', 'acme/agent', false],
+  ])('%s', (_name, repoUrl, serverUrl, repository, own) => {
+    expect(isWorkflowRepository(repoUrl, serverUrl, repository)).toBe(own);
   });
 });

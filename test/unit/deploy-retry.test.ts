@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decideRebuild,
   decideRetry,
   deployPhaseMs,
   type RetryDecision,
@@ -134,5 +135,31 @@ describe('deployPhaseMs', () => {
     expect(deployPhaseMs(timeline(['BUILDING', 20], ['DEPLOY_FAILED', 0]))).toBe(s(20));
     expect(deployPhaseMs(timeline(['DEPLOY_FAILED', 0]))).toBe(0);
     expect(deployPhaseMs([])).toBe(0);
+  });
+});
+
+describe('decideRebuild: after a refused redeploy, a rebuild only when its whole time fits', () => {
+  const timing = {
+    revisionId: 'r1',
+    retriesAllowed: 1,
+    writtenAt: T0,
+    failedAt: T0 + s(120),
+    now: T0 + s(121),
+  };
+  it.each<[string, number, 'rebuild' | 'stop']>([
+    ['more left than the attempt took', s(300), 'rebuild'],
+    ['exactly as much left', s(120), 'rebuild'],
+    ['less left than the attempt took', s(119), 'stop'],
+    ['nothing left', 0, 'stop'],
+    ['past the deadline', -s(5), 'stop'],
+  ])('%s', (_name, left, kind) => {
+    const decision = decideRebuild({ ...timing, deadline: timing.now + left });
+    expect(decision.kind).toBe(kind);
+    if (decision.kind === 'stop') {
+      expect(decision.message).toContain('the service refused to redeploy revision r1');
+      expect(decision.message).toContain(
+        'less than the 2m the failed attempt took from its write to DEPLOY_FAILED',
+      );
+    }
   });
 });

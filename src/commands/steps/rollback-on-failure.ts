@@ -1,8 +1,10 @@
 /**
  * `rollback-on-failure`: when the revision this deploy produced is DEPLOYED but fails its smoke
  * test, redeploy the revision that was active before the run and wait for it, so production is
- * back on what served before. The step still fails (the release was bad); rollbackVerdict()
- * says what serves.
+ * back on what served before. Where the service refuses that redeploy (the documented rule
+ * redeploys only the latest DEPLOYED revision), a new revision carrying what served before is
+ * made instead, where its source allows (rebuild-revision.ts). The step still fails (the release
+ * was bad); rollbackVerdict() says what serves.
  */
 import { messageOf } from '../../api/errors.ts';
 import { type Deployment, displayName, type Revision } from '../../api/schemas.ts';
@@ -13,10 +15,23 @@ import { revisionPolling } from '../../wait/poll-schedule.ts';
 import { revisionReader, type WaitOutcome } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
 import { waitInLogGroup } from './follow-rollout.ts';
+import { planRebuildWay, sendRedeploy, writeRebuild } from './rebuild-revision.ts';
 
 /** What rolling back reads of a command's context. */
-type RollbackStep = Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'record'> & {
-  settings: Pick<Settings, 'rollbackOnFailure' | 'pollInterval' | 'waitTimeoutMs'>;
+type RollbackStep = Pick<
+  CommandContext,
+  'client' | 'clock' | 'signal' | 'log' | 'record' | 'github'
+> & {
+  settings: Pick<
+    Settings,
+    | 'rollbackOnFailure'
+    | 'pollInterval'
+    | 'waitTimeoutMs'
+    | 'wait'
+    | 'github'
+    | 'source'
+    | 'sourceConfig'
+  >;
 };
 
 /** What the rollback did, for the summary and for rollbackVerdict(). */
@@ -26,6 +41,11 @@ export interface RollbackResult {
   nothingBecause?: string;
   /** The redeploy could not be sent: why (not a cancellation). */
   notStarted?: string;
+  /**
+   * The service refused the redeploy (`refusal`: which condition of its rule held) and no new
+   * revision could be made in its place: `reason` and `nextStep` say why and the ways out.
+   */
+  cannot?: { refusal: string; reason: string; nextStep: string };
   /** The wait for the rollback's revision, when it was started. */
   wait?: WaitOutcome<Revision>;
   /** The deployment as last read during the rollback. */
@@ -42,6 +62,10 @@ interface RollbackPoint {
   deployedRevisionId: string;
   /** True when this run created the deployment. */
   created: boolean;
+  /** The deployment as read before this run's write: what a rebuild restores. */
+  before?: Deployment;
+  /** The revision that failed the smoke test, as last read. */
+  failed?: Revision;
 }
 
 /**
@@ -78,10 +102,10 @@ export async function rollBackIfAsked(
     fromRevisionId: failed,
     toRevisionId: previous,
   };
-  let redeployed: Deployment;
+  let sent: Awaited<ReturnType<typeof sendRedeploy>>;
   try {
-    redeployed = await ctx.log.group(`Rolling back to revision ${previous}`, () =>
-      ctx.client.redeployRevision(point.deploymentId, previous, { signal: ctx.signal }),
+    sent = await ctx.log.group(`Rolling back to revision ${previous}`, () =>
+      sendRedeploy(ctx, point.deploymentId, previous),
     );
   } catch (error) {
     if (ctx.signal.aborted) {
@@ -95,13 +119,34 @@ export async function rollBackIfAsked(
       waitTimeoutMs,
     };
   }
-  ctx.record.deployment({ id: redeployed.id, name: displayName(redeployed) });
-  // Like `command: redeploy`: the server may build a new revision from the old one's code.
-  const produced =
-    redeployed.latest_revision_id && redeployed.latest_revision_id !== failed
-      ? redeployed.latest_revision_id
-      : previous;
-  if (produced !== previous) rollback.producedRevisionId = produced;
+  let redeployed: Deployment;
+  let produced: string;
+  if (sent.kind === 'redeployed') {
+    redeployed = sent.answer;
+    ctx.record.deployment({ id: redeployed.id, name: displayName(redeployed) });
+    // Like `command: redeploy`: the server may build a new revision from the old one's code.
+    produced =
+      redeployed.latest_revision_id && redeployed.latest_revision_id !== failed
+        ? redeployed.latest_revision_id
+        : previous;
+    if (produced !== previous) rollback.producedRevisionId = produced;
+  } else {
+    const rebuilt = await rebuildInstead(ctx, point, sent);
+    if (rebuilt.kind === 'cannot') {
+      const serving = await readServing(ctx, point.deploymentId);
+      return {
+        rollback: { ...rollback, ...serving.rollback },
+        cannot: rebuilt.cannot,
+        ...(serving.deployment === undefined ? {} : { deployment: serving.deployment }),
+        waitTimeoutMs,
+      };
+    }
+    redeployed = rebuilt.deployment;
+    produced = rebuilt.revisionId;
+    // The rollback's revision is the new one: it is what serves once DEPLOYED.
+    rollback.toRevisionId = produced;
+    rollback.rebuiltFromRevisionId = previous;
+  }
 
   const polling = revisionPolling(settings.pollInterval, undefined, ctx.client);
   const read = revisionReader(ctx.client, point.deploymentId, produced);
@@ -129,6 +174,75 @@ export async function rollBackIfAsked(
     deployment: serving.deployment ?? redeployed,
     waitTimeoutMs,
   };
+}
+
+/**
+ * The service refused to redeploy the previous revision: a new revision of what served before
+ * (its source_revision_config, and the resource_spec the deployment had before this run's write),
+ * or why none can be made. Nothing is written when none can.
+ */
+async function rebuildInstead(
+  ctx: RollbackStep,
+  point: RollbackPoint,
+  refused: Extract<Awaited<ReturnType<typeof sendRedeploy>>, { kind: 'refused' }>,
+): Promise<
+  | { kind: 'rebuilt'; revisionId: string; deployment: Deployment }
+  | { kind: 'cannot'; cannot: NonNullable<RollbackResult['cannot']> }
+> {
+  const previous = point.previousRevisionId ?? '';
+  const { before } = point;
+  const current = refused.deployment ?? before;
+  // What served before: the revision as read after the refusal, else the deployment's view of it.
+  const target =
+    refused.revision ??
+    (before?.latest_revision_id === previous
+      ? { id: previous, source_revision_config: before.source_revision_config }
+      : { id: previous });
+  const resourceSpec = before?.source_config?.resource_spec ?? undefined;
+  const plan = await planRebuildWay(
+    ctx,
+    {
+      purpose: 'rollback',
+      source: current?.source ?? ctx.settings.source,
+      target,
+      ...(point.failed === undefined ? {} : { serving: point.failed }),
+      ...(resourceSpec ? { resourceSpecBefore: withoutNulls(resourceSpec) } : {}),
+    },
+    current?.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
+  );
+  if (plan.kind === 'refuse') {
+    ctx.log.info(`No new revision in its place: ${plan.why}`);
+    return {
+      kind: 'cannot',
+      cannot: { refusal: refused.why, reason: plan.reason, nextStep: plan.nextStep },
+    };
+  }
+  ctx.log.info(
+    `The service refused to redeploy revision ${previous}; a new revision of ${plan.builds}, what served before, follows in its place.`,
+  );
+  if (current === undefined) {
+    return {
+      kind: 'cannot',
+      cannot: {
+        refusal: refused.why,
+        reason: `The deployment could not be read, so no new revision was made in its place. Production still runs the failed release, revision ${point.deployedRevisionId}.`,
+        nextStep: `Roll back by hand with 'command: redeploy' and 'revision-id: previous'.`,
+      },
+    };
+  }
+  const rebuilt = await writeRebuild(ctx, current, plan);
+  if (rebuilt.revisionId === undefined) {
+    return {
+      kind: 'cannot',
+      cannot: { refusal: refused.why, reason: rebuilt.why, nextStep: rebuilt.nextStep },
+    };
+  }
+  return { kind: 'rebuilt', revisionId: rebuilt.revisionId, deployment: rebuilt.deployment };
+}
+
+/** A resource_spec read from an answer, without the nulls a request may not carry. */
+function withoutNulls(spec: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== null));
 }
 
 /** What a rollback changes of the run's story, after the smoke test's failure. */
@@ -167,12 +281,20 @@ export function rollbackVerdict(
       nextStep: `Check what serves with 'command: status'; roll back with 'command: redeploy' and 'revision-id: ${previous}' if it is still revision ${failed}.`,
     };
   }
+  if (result.cannot !== undefined) {
+    const { cannot } = result;
+    return {
+      reason: `${smokeReason} The rollback to revision ${previous} could not be done: the service refused to redeploy it (${cannot.refusal}), and no new revision was made in its place. ${cannot.reason}`,
+      nextStep: cannot.nextStep,
+    };
+  }
   if (result.notStarted !== undefined || wait === undefined) {
     return {
       reason: `${smokeReason} The rollback to revision ${previous} could not be started: ${result.notStarted}. ${servingText(rollback)}`,
       nextStep: `Roll back by hand with 'command: redeploy' and 'revision-id: ${previous}', or fix the app and deploy again.`,
     };
   }
+  const rebuiltFrom = rollback.rebuiltFromRevisionId;
   const produced = rollback.producedRevisionId ?? previous;
   if (wait.kind === 'cancelled') {
     return {
@@ -181,7 +303,12 @@ export function rollbackVerdict(
       nextStep: `Check the rollback with 'command: status' and 'revision-id: ${produced}'.`,
     };
   }
-  const as = produced === previous ? '' : ` (redeployed as revision ${produced})`;
+  const as =
+    rebuiltFrom !== undefined
+      ? ` (a new revision of what revision ${rebuiltFrom} ran: the service refused to redeploy ${rebuiltFrom})`
+      : produced === previous
+        ? ''
+        : ` (redeployed as revision ${produced})`;
   const reason =
     `${smokeReason} ${rollbackText(wait, previous, as, result.waitTimeoutMs)} ${wait.kind === 'deployed' ? '' : servingText(rollback)}`.trimEnd();
   switch (wait.kind) {
@@ -199,7 +326,7 @@ export function rollbackVerdict(
     default:
       return {
         reason,
-        nextStep: `Roll back by hand with 'command: redeploy' and 'revision-id: ${previous}' (or another revision that worked), or fix the app and deploy again.`,
+        nextStep: `Roll back by hand with 'command: redeploy' and 'revision-id: ${rebuiltFrom ?? previous}' (or another revision that worked), or fix the app and deploy again.`,
       };
   }
 }
@@ -256,7 +383,11 @@ function servingText(rollback: RollbackReport): string {
   if (serving === rollback.fromRevisionId) {
     return `Production still serves revision ${serving}, which failed the smoke test.`;
   }
-  if (serving === rollback.toRevisionId || serving === rollback.producedRevisionId) {
+  if (
+    serving === rollback.toRevisionId ||
+    serving === rollback.producedRevisionId ||
+    serving === rollback.rebuiltFromRevisionId
+  ) {
     return `Production serves revision ${serving}, the rollback target.`;
   }
   return `Production serves revision ${serving}.`;
