@@ -1,15 +1,23 @@
 /**
  * `command: redeploy` — redeploy a given revision (or `previous`: a rollback of the newest
  * release, see rules/rollback-target.ts), then follow the revision that the redeploy produced.
+ * Where the service refuses the redeploy (its documented rule redeploys only the latest DEPLOYED
+ * revision), a new revision of the older revision's source_revision_config is made instead,
+ * where its source allows (rules/redeploy-rule.ts); resource_spec and secrets stay as the
+ * deployment has them.
  */
-import { ApiError } from '../api/errors.ts';
+import { ApiError, messageOf } from '../api/errors.ts';
 import { type Deployment, displayName, type Revision } from '../api/schemas.ts';
 import type { RunFacts } from '../report/run-record.ts';
 import type { ComposedReport } from '../report/types.ts';
+import { inPlaceRedeploy, type RebuildNotice, rebuildWayText } from '../rules/redeploy-rule.ts';
 import { codeOf, planRollback, type RollbackPlan } from '../rules/rollback-target.ts';
 import { PREVIOUS_REVISION } from '../settings/command-inputs.ts';
+import { formatDuration } from '../settings/durations.ts';
 import { InputError } from '../settings/input-error.ts';
-import { type CommandContext, endedBy } from './steps/command-context.ts';
+import { pollUntil } from '../wait/poll.ts';
+import { plainPollIntervalMs } from '../wait/poll-schedule.ts';
+import { type CommandContext, endedBy, waitTimeoutOf } from './steps/command-context.ts';
 import { describeDeployment, describeRevision } from './steps/describe.ts';
 import { requireDeployment } from './steps/find-target.ts';
 import {
@@ -18,6 +26,7 @@ import {
   revisionFollowed,
   rolloutShown,
 } from './steps/follow-rollout.ts';
+import { planRebuildWay, sendRedeploy, writeRebuild } from './steps/rebuild-revision.ts';
 import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
 
 /** What redeploy did, and the way it took: each is there once its step has returned. */
@@ -35,8 +44,21 @@ export interface RedeployFacts {
         revisionId: string;
         /** `previous`: the active revision it rolls back from. */
         rollbackFrom?: string;
+        /** The revision as read before the redeploy (its code, its status), when it was. */
+        target?: Revision;
         /** The redeploy's answer, once sent (not for a dry run). */
         answer?: Deployment;
+        /** The service refused the redeploy: which condition of its rule held. */
+        refusal?: string;
+        /** After a refusal, no new revision could be made in its place: why, and the ways out. */
+        cannot?: { reason: string; nextStep: string };
+        /** After a refusal, the new revision made in its place: what it builds, what was said. */
+        rebuilt?: { builds: string; notices: RebuildNotice[] };
+        /**
+         * The redeploy kept the revision DEPLOYED throughout, and its end was not seen within
+         * wait-timeout (its updated_at did not move).
+         */
+        endUnseen?: true;
         /** The revision followed: the redeploy's new one, or the revision itself. */
         following?: string;
       }
@@ -73,10 +95,11 @@ export async function redeploy(ctx: CommandContext): Promise<ComposedReport> {
     const requested = settings.revisionId ?? PREVIOUS_REVISION;
     if (requested !== PREVIOUS_REVISION) {
       // Before any write: an id copied from another deployment must not ship its code here.
-      await log.group(`Checking that revision ${requested} is one of ${deployment.name}'s`, () =>
-        checkRevisionBelongs(ctx, deployment, requested),
+      const target = await log.group(
+        `Checking that revision ${requested} is one of ${deployment.name}'s`,
+        () => checkRevisionBelongs(ctx, deployment, requested),
       );
-      facts.way = { kind: 'redeploy', revisionId: requested };
+      facts.way = { kind: 'redeploy', revisionId: requested, target };
       if (!settings.dryRun) await redeployAndFollow(ctx, deployment, facts.way, facts);
       return composeRedeploy(facts);
     }
@@ -85,7 +108,12 @@ export async function redeploy(ctx: CommandContext): Promise<ComposedReport> {
     switch (plan.kind) {
       case 'rollback':
         ctx.log.info(`Rolling back from revision ${plan.from.id} to ${plan.to.id}.`);
-        facts.way = { kind: 'redeploy', revisionId: plan.to.id, rollbackFrom: plan.from.id };
+        facts.way = {
+          kind: 'redeploy',
+          revisionId: plan.to.id,
+          rollbackFrom: plan.from.id,
+          target: plan.to,
+        };
         if (!settings.dryRun) await redeployAndFollow(ctx, deployment, facts.way, facts);
         break;
       case 'in-progress':
@@ -181,12 +209,31 @@ export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): 
       way.rollbackFrom === undefined
         ? `would redeploy revision ${way.revisionId} of ${name}`
         : `would roll back ${name} from revision ${way.rollbackFrom} to ${way.revisionId} (would redeploy revision ${way.revisionId})`;
+    const refused =
+      way.target === undefined
+        ? ''
+        : `; if the service refuses, would make ${rebuildWayText(deployment.source ?? undefined, way.target)}`;
     return {
       ...found,
       outcome: 'planned',
       action: 'would-patch',
       plan: { action: 'redeploy', deployment_id: deployment.id, revision_id: way.revisionId },
-      headline: `Dry run: ${what}`,
+      headline: `Dry run: ${what}${refused}`,
+    };
+  }
+  if (way.kind === 'redeploy' && way.cannot !== undefined) {
+    return {
+      ...found,
+      outcome: 'failure',
+      headline:
+        way.rebuilt === undefined
+          ? `The service refused to redeploy revision ${way.revisionId} of ${name}; no new revision was made`
+          : `The service refused to redeploy revision ${way.revisionId} of ${name}; the new revision of ${way.rebuilt.builds} made in its place could not be followed`,
+      reason:
+        way.rebuilt === undefined
+          ? `The service refused to redeploy revision ${way.revisionId} (${way.refusal ?? 'refused'}), and no new revision can be made in its place. ${way.cannot.reason}`
+          : `The service refused to redeploy revision ${way.revisionId} (${way.refusal ?? 'refused'}). ${way.cannot.reason}`,
+      nextStep: way.cannot.nextStep,
     };
   }
   if (way.kind === 'redeploy' && way.answer === undefined) {
@@ -197,7 +244,10 @@ export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): 
     way.kind === 'redeploy'
       ? {
           action: 'redeployed' as const,
-          headline: `Redeployed revision ${way.revisionId} of ${way.answer?.name}`,
+          headline:
+            way.rebuilt === undefined
+              ? `Redeployed revision ${way.revisionId} of ${way.answer?.name}`
+              : `The service refused to redeploy revision ${way.revisionId} of ${way.answer?.name}; made revision ${way.following}, a new revision of ${way.rebuilt.builds}, in its place`,
         }
       : {
           action: 'unchanged' as const,
@@ -205,6 +255,33 @@ export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): 
         };
   const before = way.kind === 'redeploy' ? (way.answer ?? deployment) : deployment;
   const following = way.kind === 'redeploy' ? way.following : way.rollingOut;
+  const rebuildNotices =
+    way.kind === 'redeploy' && way.rebuilt !== undefined
+      ? {
+          notices: [
+            ...way.rebuilt.notices,
+            {
+              level: 'notice' as const,
+              message: `The service refused to redeploy revision ${way.revisionId} (${way.refusal}). Revision ${way.following} is a new revision of its source_revision_config (${way.rebuilt.builds}); resource_spec and secrets stay as the deployment has them.`,
+            },
+          ],
+        }
+      : {};
+  if (way.kind === 'redeploy' && way.endUnseen) {
+    return {
+      ...describeDeployment(before),
+      ...sent,
+      revision: revisionFollowed(
+        way.revisionId,
+        way.target && describeRevision(way.target),
+        undefined,
+      ),
+      outcome: 'timeout',
+      headline: `${sent.headline}; its end was not seen within wait-timeout`,
+      reason: `Revision ${way.revisionId} stayed DEPLOYED and its updated_at did not move within wait-timeout ${formatDuration(facts.waitTimeoutMs)}: the service gave no sign that the redeploy finished. Revision ${way.revisionId} is DEPLOYED and serves.`,
+      nextStep: `Check it with 'command: status' and 'revision-id: ${way.revisionId}'.`,
+    };
+  }
   const { rollout } = facts;
   if (rollout === undefined) {
     // The step threw: the revision followed is as the recorder last saw it.
@@ -212,7 +289,13 @@ export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): 
       following !== undefined && recorded.revision?.id === following
         ? { revision: revisionFollowed(following, undefined, undefined, recorded.revision) }
         : {};
-    return { ...describeDeployment(before), ...sent, ...revision, outcome: 'failure' };
+    return {
+      ...describeDeployment(before),
+      ...sent,
+      ...rebuildNotices,
+      ...revision,
+      outcome: 'failure',
+    };
   }
   const described = describeDeployment(rollout.deployment ?? before);
   const shown = rolloutShown(rollout, {
@@ -221,7 +304,13 @@ export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): 
     created: false,
     rollbackOnFailure: facts.rollbackOnFailure,
   });
-  return { ...described, ...sent, ...shown, headline: `${sent.headline}${shown.headline}` };
+  return {
+    ...described,
+    ...sent,
+    ...rebuildNotices,
+    ...shown,
+    headline: `${sent.headline}${shown.headline}`,
+  };
 }
 
 /** A re-run of a rollback: what already serves, in words. */
@@ -247,7 +336,7 @@ async function checkRevisionBelongs(
   ctx: CommandContext,
   deployment: Deployment,
   revisionId: string,
-): Promise<void> {
+): Promise<Revision> {
   let revision: Revision;
   try {
     revision = await ctx.client.getRevision(deployment.id, revisionId, { signal: ctx.signal });
@@ -258,7 +347,7 @@ async function checkRevisionBelongs(
   }
   const owner = revision.deployment_id;
   if (typeof owner === 'string' && owner !== '') {
-    if (owner === deployment.id) return;
+    if (owner === deployment.id) return revision;
     throw await foreignRevision(ctx, deployment, revisionId, owner);
   }
   const own = await ctx.client.listRevisions(deployment.id, { signal: ctx.signal });
@@ -266,11 +355,12 @@ async function checkRevisionBelongs(
     ctx.log.info(
       `This control plane neither names a revision's deployment nor lists revisions, so whether ${revisionId} is ${deployment.name}'s own cannot be checked.`,
     );
-    return;
+    return revision;
   }
   if (!own.some((each) => each.id === revisionId)) {
     throw await foreignRevision(ctx, deployment, revisionId, undefined);
   }
+  return revision;
 }
 
 async function foreignRevision(
@@ -344,12 +434,12 @@ async function redeployAndFollow(
   way: Extract<NonNullable<RedeployFacts['way']>, { kind: 'redeploy' }>,
   facts: RedeployFacts,
 ): Promise<void> {
-  const { client, log } = ctx;
+  const { log } = ctx;
   const { revisionId } = way;
-  let updated: Deployment;
+  let sent: Awaited<ReturnType<typeof sendRedeploy>>;
   try {
-    updated = await log.group(`Redeploying revision ${revisionId}`, () =>
-      client.redeployRevision(deployment.id, revisionId, { signal: ctx.signal }),
+    sent = await log.group(`Redeploying revision ${revisionId}`, () =>
+      sendRedeploy(ctx, deployment.id, revisionId),
     );
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
@@ -357,6 +447,12 @@ async function redeployAndFollow(
     }
     throw error;
   }
+  if (sent.kind === 'refused') {
+    way.refusal = sent.why;
+    await rebuildAndFollow(ctx, sent.deployment ?? deployment, way, sent.revision, facts);
+    return;
+  }
+  const updated = sent.answer;
   ctx.record.deployment({ id: updated.id, name: displayName(updated) });
   ctx.record.changed('redeployed');
   way.answer = updated;
@@ -366,8 +462,124 @@ async function redeployAndFollow(
       ? updated.latest_revision_id
       : revisionId;
   way.following = produced;
+  // The same revision, DEPLOYED before: the service may keep it DEPLOYED throughout.
+  if (produced === revisionId && way.target?.status === 'DEPLOYED' && ctx.settings.wait) {
+    const end = await waitForInPlaceEnd(ctx, deployment.id, revisionId, way.target.updated_at);
+    if (end === 'timeout') {
+      way.endUnseen = true;
+      return;
+    }
+  }
   facts.rollout = await followRevision(ctx, updated, produced, {
     statusBefore: 'UNKNOWN',
     justWritten: true,
   });
+}
+
+/**
+ * The service refused the redeploy: a new revision of the older revision's source_revision_config
+ * (resource_spec and secrets stay as the deployment has them), or why none can be made (then
+ * nothing more is written).
+ */
+async function rebuildAndFollow(
+  ctx: CommandContext,
+  deployment: Deployment,
+  way: Extract<NonNullable<RedeployFacts['way']>, { kind: 'redeploy' }>,
+  read: Revision | undefined,
+  facts: RedeployFacts,
+): Promise<void> {
+  const target = read ?? way.target ?? { id: way.revisionId };
+  const servingId = deployment.active_revision_id;
+  const serving =
+    servingId && servingId !== target.id
+      ? await readRevision(ctx, deployment.id, servingId)
+      : undefined;
+  const plan = await planRebuildWay(
+    ctx,
+    {
+      purpose: 'redeploy',
+      source: deployment.source ?? ctx.settings.source,
+      target,
+      ...(serving === undefined ? {} : { serving }),
+    },
+    deployment.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
+  );
+  if (plan.kind === 'refuse') {
+    ctx.log.info(`No new revision in its place: ${plan.why}`);
+    way.cannot = { reason: plan.reason, nextStep: plan.nextStep };
+    return;
+  }
+  ctx.log.info(
+    `The service refused to redeploy revision ${way.revisionId}; a new revision of ${plan.builds} follows in its place (resource_spec and secrets stay as the deployment has them).`,
+  );
+  const rebuilt = await writeRebuild(ctx, deployment, plan);
+  way.rebuilt = { builds: plan.builds, notices: plan.notices };
+  if (rebuilt.revisionId === undefined) {
+    way.cannot = { reason: rebuilt.why, nextStep: rebuilt.nextStep };
+    return;
+  }
+  way.answer = rebuilt.deployment;
+  way.following = rebuilt.revisionId;
+  facts.rollout = await followRevision(ctx, rebuilt.deployment, rebuilt.revisionId, {
+    statusBefore: rebuilt.revision?.status ?? 'UNKNOWN',
+    justWritten: true,
+  });
+}
+
+/** A revision, for what a refusal says of it; undefined when the read fails. */
+async function readRevision(
+  ctx: CommandContext,
+  deploymentId: string,
+  revisionId: string,
+): Promise<Revision | undefined> {
+  try {
+    return await ctx.client.getRevision(deploymentId, revisionId, { signal: ctx.signal });
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    ctx.log.debug(`Could not read revision ${revisionId}: ${messageOf(error)}`);
+    return undefined;
+  }
+}
+
+/**
+ * A redeploy of a DEPLOYED revision that made no new one: the service may keep it DEPLOYED
+ * throughout (rules/redeploy-rule.ts, inPlaceRedeploy), so its end is its updated_at moving past
+ * the one read before, or its status leaving DEPLOYED (then followed by status). Bounded by the
+ * command's deadline; a server that shows no updated_at gives no sign at all (said, not waited).
+ */
+async function waitForInPlaceEnd(
+  ctx: CommandContext,
+  deploymentId: string,
+  revisionId: string,
+  updatedAtBefore: string | null | undefined,
+): Promise<'seen' | 'timeout'> {
+  const { log } = ctx;
+  const polled = await log.group(
+    `Waiting for the redeploy of revision ${revisionId} to end (it may stay DEPLOYED throughout; its updated_at moves when it is done)`,
+    () =>
+      pollUntil<Revision>({
+        read: (signal, retryDeadline) =>
+          ctx.client.getRevision(deploymentId, revisionId, { signal, retryDeadline }),
+        isDone: (revision) => inPlaceRedeploy(updatedAtBefore, revision).kind !== 'waiting',
+        clock: ctx.clock,
+        pollIntervalMs: plainPollIntervalMs(ctx.settings.pollInterval),
+        waitTimeoutMs: waitTimeoutOf(ctx),
+        signal: ctx.signal,
+        isTransientError: (error) => error instanceof ApiError && error.retryable,
+      }),
+  );
+  if (polled.kind === 'cancelled') throw polled.reason;
+  if (polled.kind === 'error') throw polled.error;
+  if (polled.kind === 'timeout') return 'timeout';
+  const seen = inPlaceRedeploy(updatedAtBefore, polled.value).kind;
+  if (seen === 'unseen') {
+    log.notice(
+      `Revision ${revisionId} stays DEPLOYED and the service shows no updated_at, so the end of its redeploy cannot be seen: it is taken as done.`,
+    );
+  } else if (seen === 'ended') {
+    log.info(
+      `Revision ${revisionId} stayed DEPLOYED and its updated_at moved: the redeploy is done.`,
+    );
+  }
+  return 'seen';
 }

@@ -103,7 +103,7 @@ export interface RebuildFacts {
   branchHead?: BranchHead;
 }
 
-interface RebuildNotice {
+export interface RebuildNotice {
   level: 'notice' | 'warning';
   message: string;
 }

@@ -162,7 +162,9 @@ describe('rollback-on-failure', () => {
 
   it('when the redeploy request itself fails, says so and what serves', async () => {
     const { deploymentId, before } = await productionOnMain();
-    emulator.inject({ method: 'POST', path: /\/redeploy$/, kind: 'status', status: 400, times: 1 });
+    // Not a 400: a 400 to a redeploy of a revision that is not the latest is the service's
+    // documented refusal, which a new revision follows (see the refused-redeploy tests).
+    emulator.inject({ method: 'POST', path: /\/redeploy$/, kind: 'status', status: 403, times: 1 });
 
     const run = await runAction({ inputs: rollbackInputs(), env: ENV });
 
@@ -171,7 +173,7 @@ describe('rollback-on-failure', () => {
     expect(none).toEqual([]);
     const error = theError(run);
     expect(error).toContain(`The rollback to revision ${before} could not be started:`);
-    expect(error).toContain('400');
+    expect(error).toContain('403');
     expect(error).toContain(
       `Production still serves revision ${bad?.id}, which failed the smoke test.`,
     );

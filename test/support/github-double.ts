@@ -126,6 +126,8 @@ export interface GitHubDouble {
   seedPullRequest(number: number, state: 'open' | 'closed'): void;
   /** A tag that GET /repos/o/r/git/matching-refs/tags/{prefix} then lists. */
   seedTag(name: string): void;
+  /** A branch that GET /repos/o/r/git/ref/heads/{name} then answers, at commit `sha`. */
+  seedBranch(name: string, sha: string): void;
   fail(failure: ScriptedFailure): void;
   close(): Promise<void>;
 }
@@ -256,7 +258,20 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
   };
 
   const tags: string[] = [];
+  const branches = new Map<string, string>();
   const routes: { method: string; pattern: RegExp; route: Route }[] = [
+    {
+      method: 'GET',
+      // Octokit sends the ref URL-encoded (heads%2Fmain); GitHub reads it either way.
+      pattern: /^repos\/[^/]+\/[^/]+\/git\/ref\/.+$/,
+      route: ({ segments }) => {
+        const ref = decodeURIComponent(segments.slice(5).join('/'));
+        const sha = ref.startsWith('heads/') ? branches.get(ref.slice('heads/'.length)) : undefined;
+        return sha === undefined
+          ? { status: 404, body: { message: 'Not Found' } }
+          : { status: 200, body: { ref: `refs/${ref}`, object: { type: 'commit', sha } } };
+      },
+    },
     {
       method: 'GET',
       // Octokit sends the ref URL-encoded (tags%2Fv1.2.0); GitHub reads it either way.
@@ -513,6 +528,9 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     },
     seedTag: (name) => {
       tags.push(name);
+    },
+    seedBranch: (name, sha) => {
+      branches.set(name, sha);
     },
     seedDeployment: (environment, ref = 'main') =>
       addDeployment({ ref, environment, transient_environment: false, payload: {} }),
