@@ -213,6 +213,91 @@ const cases: { name: string; facts: DeployFacts; report: Partial<ComposedReport>
     },
   },
   {
+    name: 'a failed smoke test, rolled back by a new revision after a refused redeploy',
+    facts: {
+      ...start,
+      rollbackOnFailure: true,
+      existing,
+      plan: patchPlan,
+      written: { kind: 'patched', deployment: existing, by: 'patch' },
+      latest: existing,
+      attempts: [
+        {
+          revisionId: 'rev-2',
+          rollout: followed('rev-2', 'deployed', {
+            deployment: servingRev2,
+            smokeTest: smokeFailed,
+          }),
+        },
+      ],
+      rollback: {
+        rollback: {
+          result: 'rolled-back',
+          fromRevisionId: 'rev-2',
+          toRevisionId: 'rev-3',
+          rebuiltFromRevisionId: 'rev-1',
+          status: 'DEPLOYED',
+          servingRevisionId: 'rev-3',
+        },
+        wait: ended('deployed', { id: 'rev-3', status: 'DEPLOYED' }),
+        waitTimeoutMs: 60_000,
+      },
+    },
+    report: {
+      outcome: 'failure',
+      headline:
+        'Patched deployment agent; revision rev-2 is DEPLOYED; rolled back to revision rev-3',
+      reason:
+        'The smoke test of https://a.example failed: no data. Rolled back: production is back on revision rev-3 (a new revision of what revision rev-1 ran: the service refused to redeploy rev-1), which is DEPLOYED.',
+      rollback: expect.objectContaining({
+        toRevisionId: 'rev-3',
+        rebuiltFromRevisionId: 'rev-1',
+      }) as ComposedReport['rollback'],
+    },
+  },
+  {
+    name: 'a failed smoke test whose rollback the service refused, and no new revision could replace',
+    facts: {
+      ...start,
+      rollbackOnFailure: true,
+      existing,
+      plan: patchPlan,
+      written: { kind: 'patched', deployment: existing, by: 'patch' },
+      latest: existing,
+      attempts: [
+        {
+          revisionId: 'rev-2',
+          rollout: followed('rev-2', 'deployed', {
+            deployment: servingRev2,
+            smokeTest: smokeFailed,
+          }),
+        },
+      ],
+      rollback: {
+        rollback: {
+          result: 'failed',
+          fromRevisionId: 'rev-2',
+          toRevisionId: 'rev-1',
+          servingRevisionId: 'rev-2',
+        },
+        cannot: {
+          refusal: 'it is not the latest',
+          reason:
+            'Production still runs the failed release, revision rev-2. The service cannot go back.',
+          nextStep: 'Ways out: deploy the previous tag, or revert the commit.',
+        },
+        waitTimeoutMs: 60_000,
+      },
+    },
+    report: {
+      outcome: 'failure',
+      headline: 'Patched deployment agent; revision rev-2 is DEPLOYED',
+      reason:
+        'The smoke test of https://a.example failed: no data. The rollback to revision rev-1 could not be done: the service refused to redeploy it (it is not the latest), and no new revision was made in its place. Production still runs the failed release, revision rev-2. The service cannot go back.',
+      nextStep: 'Ways out: deploy the previous tag, or revert the commit.',
+    },
+  },
+  {
     name: 'a skip whose smoke test failed: nothing was rolled back, since nothing changed',
     facts: {
       ...start,

@@ -86,6 +86,111 @@ const cases: { name: string; facts: RedeployFacts; report: Partial<ComposedRepor
     },
   },
   {
+    name: 'a dry run says what a refusal would lead to',
+    facts: {
+      ...start,
+      deployment: { ...deployment, source: 'external_container' },
+      dryRun: true,
+      way: {
+        kind: 'redeploy',
+        revisionId: 'rev-2',
+        rollbackFrom: 'rev-3',
+        target: {
+          id: 'rev-2',
+          status: 'DEPLOYED',
+          source_revision_config: { image_uri: 'registry.example.com/agent:1' },
+        },
+      },
+    },
+    report: {
+      outcome: 'planned',
+      headline:
+        'Dry run: would roll back agent from revision rev-3 to rev-2 (would redeploy revision rev-2); if the service refuses, would make a new revision of image registry.example.com/agent:1',
+    },
+  },
+  {
+    name: 'a refused redeploy that no new revision can replace: failure, the ways out',
+    facts: {
+      ...start,
+      way: {
+        kind: 'redeploy',
+        revisionId: 'rev-2',
+        refusal: 'revision rev-2 cannot be redeployed: it is not the latest',
+        cannot: {
+          reason: 'Production still runs revision rev-3. The service cannot go back.',
+          nextStep: 'Ways out: deploy the previous tag, or revert the commit.',
+        },
+      },
+    },
+    report: {
+      outcome: 'failure',
+      headline: 'The service refused to redeploy revision rev-2 of agent; no new revision was made',
+      reason:
+        'The service refused to redeploy revision rev-2 (revision rev-2 cannot be redeployed: it is not the latest), and no new revision can be made in its place. Production still runs revision rev-3. The service cannot go back.',
+      nextStep: 'Ways out: deploy the previous tag, or revert the commit.',
+    },
+  },
+  {
+    name: 'a refused redeploy replaced by a new revision, DEPLOYED: said, with what stays',
+    facts: {
+      ...start,
+      way: {
+        kind: 'redeploy',
+        revisionId: 'rev-2',
+        refusal: 'it is not the latest',
+        rebuilt: { builds: 'image registry.example.com/agent:1', notices: [] },
+        answer,
+        following: 'rev-4',
+      },
+      rollout: {
+        revisionId: 'rev-4',
+        revision: { id: 'rev-4', status: 'DEPLOYED' },
+        wait: {
+          kind: 'deployed',
+          revision: { id: 'rev-4', status: 'DEPLOYED' },
+          timeline: [],
+          elapsedMs: 1,
+          reads: 1,
+          failedReads: 0,
+        },
+        deployment: serving,
+      },
+    },
+    report: {
+      outcome: 'success',
+      headline:
+        'The service refused to redeploy revision rev-2 of agent; made revision rev-4, a new revision of image registry.example.com/agent:1, in its place; revision rev-4 is DEPLOYED',
+      revision: { id: 'rev-4', status: 'DEPLOYED' },
+      notices: [
+        {
+          level: 'notice',
+          message:
+            'The service refused to redeploy revision rev-2 (it is not the latest). Revision rev-4 is a new revision of its source_revision_config (image registry.example.com/agent:1); resource_spec and secrets stay as the deployment has them.',
+        },
+      ],
+    },
+  },
+  {
+    name: 'a redeploy that kept its revision DEPLOYED, its end unseen within wait-timeout',
+    facts: {
+      ...start,
+      way: {
+        kind: 'redeploy',
+        revisionId: 'rev-3',
+        target: { id: 'rev-3', status: 'DEPLOYED' },
+        answer: deployment,
+        following: 'rev-3',
+        endUnseen: true,
+      },
+    },
+    report: {
+      outcome: 'timeout',
+      headline: 'Redeployed revision rev-3 of agent; its end was not seen within wait-timeout',
+      reason:
+        'Revision rev-3 stayed DEPLOYED and its updated_at did not move within wait-timeout 1m: the service gave no sign that the redeploy finished. Revision rev-3 is DEPLOYED and serves.',
+    },
+  },
+  {
     name: 'a re-run of a rollback: already rolled back',
     facts: {
       ...start,

@@ -49,6 +49,21 @@ describe('skipped', () => {
   });
 });
 
+describe('rolled-back-to after a refused redeploy', () => {
+  it('names the new revision made in place of the previous one: the one serving', () => {
+    const rebuilt: RollbackReport = {
+      result: 'rolled-back',
+      fromRevisionId: BAD,
+      toRevisionId: AGAIN,
+      rebuiltFromRevisionId: BEFORE,
+    };
+    expect(outputsOf(report(rebuilt))['rolled-back-to']).toBe(AGAIN);
+    const summary = renderSummary(report(rebuilt));
+    expect(summary).toContain(`| Rolled back to | \`${AGAIN}\` |`);
+    expect(summary).toContain(`| A new revision of | \`${BEFORE}\` |`);
+  });
+});
+
 describe('the Rollback section of the summary', () => {
   it('shows both revisions, what serves now and the timeline', () => {
     const summary = renderSummary(
