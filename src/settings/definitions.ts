@@ -254,13 +254,13 @@ export const INPUTS = {
   },
   'rollback-on-failure': {
     description:
-      'deploy: when the new revision is DEPLOYED but fails the smoke test, redeploy the revision that was active before this run and wait for it (up to wait-timeout); the step still fails. Needs smoke-test-assistant.',
+      "deploy: when the new revision is DEPLOYED but fails the smoke test, redeploy the revision that was active before this run and wait for it (up to wait-timeout); the step still fails. Where the service refuses that redeploy (it redeploys only its latest DEPLOYED revision), a new revision of what served before is made instead: the same image, the same tag, or a branch only while it still points at that revision's commit (read from GitHub with github-token); otherwise the step says production still runs the failed release, and the ways out. Needs smoke-test-assistant.",
     commands: ['deploy'],
     default: false,
   },
   'deploy-retries': {
     description:
-      'deploy: when the revision ends DEPLOY_FAILED (never BUILD_FAILED or CREATE_FAILED), redeploy it and follow the revision the redeploy made, up to this many times, all within wait-timeout; 0 to 3. No redeploy when the time left is shorter than the failed deploy phase took, or another run superseded the revision.',
+      "deploy: when the revision ends DEPLOY_FAILED (never BUILD_FAILED or CREATE_FAILED), redeploy it and follow the revision the redeploy made, up to this many times, all within wait-timeout; 0 to 3. Where the service refuses the redeploy (it redeploys only its latest DEPLOYED revision), a new revision of the same source is made instead (a rebuild: the log says so), only when the time left is at least the failed attempt's whole duration. No redeploy when the time left is shorter than the failed deploy phase took, or another run superseded the revision.",
     commands: ['deploy'],
     default: 0,
   },
@@ -272,7 +272,7 @@ export const INPUTS = {
   },
   'github-token': {
     description:
-      "Token for the PR comment, GitHub deployments and prune's pull request states. Needs `pull-requests: write` for comments, `deployments: write` for deployments, `pull-requests: read` for prune.",
+      "Token for the PR comment, GitHub deployments and prune's pull request states. Needs `pull-requests: write` for comments, `deployments: write` for deployments, `pull-requests: read` for prune, `contents: read` to roll back a branch deploy the service refuses to redeploy (the branch's head is read).",
     commands: ['deploy', 'redeploy', 'delete', 'prune'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, for the runner.
     runnerDefault: '${{ github.token }}',
