@@ -454,3 +454,21 @@ describe('the tooling layers', () => {
     expect(toolingImports('bench', 'scripts').length).toBeGreaterThan(0);
   });
 });
+
+describe('one home for each shared list', () => {
+  /** Statuses that only a list of the in-progress path names: a second list would hold them. */
+  const PATH_ONLY = /'(CREATING|QUEUED|AWAITING_BUILD|AWAITING_DEPLOY|DEPLOYING)'/;
+
+  it('lists the revision statuses only in wait/revision-status.ts', () => {
+    const elsewhere = FILES.filter(
+      (file) => file !== 'wait/revision-status.ts' && PATH_ONLY.test(codeOf(readSrc(file))),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('finds a second list of statuses when there is one (the check can fail)', () => {
+    expect(PATH_ONLY.test(codeOf("const LIST = new Set(['AWAITING_DEPLOY', 'DEPLOYING']);"))).toBe(
+      true,
+    );
+  });
+});
