@@ -100,7 +100,8 @@ export async function redeploy(ctx: CommandContext): Promise<ComposedReport> {
         () => checkRevisionBelongs(ctx, deployment, requested),
       );
       facts.way = { kind: 'redeploy', revisionId: requested, target };
-      if (!settings.dryRun) await redeployAndFollow(ctx, deployment, facts.way, facts);
+      if (settings.dryRun) logRefusalWay(ctx, deployment, facts.way);
+      else await redeployAndFollow(ctx, deployment, facts.way, facts);
       return composeRedeploy(facts);
     }
 
@@ -114,7 +115,8 @@ export async function redeploy(ctx: CommandContext): Promise<ComposedReport> {
           rollbackFrom: plan.from.id,
           target: plan.to,
         };
-        if (!settings.dryRun) await redeployAndFollow(ctx, deployment, facts.way, facts);
+        if (settings.dryRun) logRefusalWay(ctx, deployment, facts.way);
+        else await redeployAndFollow(ctx, deployment, facts.way, facts);
         break;
       case 'in-progress':
         ctx.log.info(
@@ -209,16 +211,14 @@ export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): 
       way.rollbackFrom === undefined
         ? `would redeploy revision ${way.revisionId} of ${name}`
         : `would roll back ${name} from revision ${way.rollbackFrom} to ${way.revisionId} (would redeploy revision ${way.revisionId})`;
-    const refused =
-      way.target === undefined
-        ? ''
-        : `; if the service refuses, would make ${rebuildWayText(deployment.source ?? undefined, way.target)}`;
+    const ifRefused = refusalWay(deployment, way);
     return {
       ...found,
       outcome: 'planned',
       action: 'would-patch',
       plan: { action: 'redeploy', deployment_id: deployment.id, revision_id: way.revisionId },
-      headline: `Dry run: ${what}${refused}`,
+      headline: `Dry run: ${what}${ifRefused === undefined ? '' : '; if the service refuses, would make a new revision of it'}`,
+      ...(ifRefused === undefined ? {} : { notices: [{ level: 'notice', message: ifRefused }] }),
     };
   }
   if (way.kind === 'redeploy' && way.cannot !== undefined) {
@@ -311,6 +311,24 @@ export function composeRedeploy(facts: RedeployFacts, recorded: RunFacts = {}): 
     ...shown,
     headline: `${sent.headline}${shown.headline}`,
   };
+}
+
+function logRefusalWay(
+  ctx: CommandContext,
+  deployment: Deployment,
+  way: Extract<NonNullable<RedeployFacts['way']>, { kind: 'redeploy' }>,
+): void {
+  const text = refusalWay(deployment, way);
+  if (text !== undefined) ctx.log.info(text);
+}
+
+/** A dry run: what would follow a refused redeploy of the way's revision, in words. */
+function refusalWay(
+  deployment: Deployment,
+  way: Extract<NonNullable<RedeployFacts['way']>, { kind: 'redeploy' }>,
+): string | undefined {
+  if (way.target === undefined) return undefined;
+  return `If the service refuses to redeploy revision ${way.revisionId} (it redeploys only its latest revision, once DEPLOYED), would make ${rebuildWayText(deployment.source ?? undefined, way.target)}.`;
 }
 
 /** A re-run of a rollback: what already serves, in words. */

@@ -1,11 +1,13 @@
 /**
  * deploy-retries end to end: the bundle against the emulator, whose revision fails in the deploy
  * phase (the platform's readiness timeout) and deploys when redeployed. A redeploy follows only a
- * DEPLOY_FAILED, only when asked, and only when a deploy phase still fits in wait-timeout.
+ * DEPLOY_FAILED, only when asked, and only when a deploy phase still fits in wait-timeout. Under
+ * both emulators: the permissive one redeploys the failed revision as a new one; the production
+ * one refuses (the documented rule), and a new revision of the same source is made instead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/index.ts';
-import { emulatorPerFile } from '../support/emulator-hooks.ts';
+import { EMULATOR_MODES, emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import { expectCleanRun, lines, readable, theError, writesIn } from './command-fixtures.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
@@ -13,9 +15,6 @@ import { API_KEY, deployInputs, ENV } from './helpers.ts';
 const PLATFORM_TIMEOUT = 'Timeout: Deployment is not ready after 300 seconds.';
 
 let emulator: Emulator;
-emulatorPerFile((started) => {
-  emulator = started;
-});
 
 function controlPlaneWrites(): string[] {
   return lines(writesIn(emulator.requests.filter((request) => request.path.startsWith('/v2/'))));
@@ -26,7 +25,12 @@ function revisionsOldestFirst() {
   return deployment ? emulator.revisions(deployment.id) : [];
 }
 
-describe('deploy-retries', () => {
+describe.each(EMULATOR_MODES)('deploy-retries (%s emulator)', (mode, preset) => {
+  emulatorPerFile((started) => {
+    emulator = started;
+  }, preset);
+  const refuses = mode === 'production';
+
   it('redeploys a DEPLOY_FAILED revision once and ends green on the DEPLOYED redeploy', async () => {
     emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });
 
@@ -40,9 +44,12 @@ describe('deploy-retries', () => {
     expect(failed?.status).toBe('DEPLOY_FAILED');
     expect(redeployed?.status).toBe('DEPLOYED');
     const deploymentId = emulator.deployments()[0]?.id;
+    expect(revisionsOldestFirst()).toHaveLength(2);
     expect(controlPlaneWrites()).toEqual([
       'POST /v2/deployments',
       `POST /v2/deployments/${deploymentId}/revisions/${failed?.id}/redeploy`,
+      // Refused: a new revision of the same source (one write; no POST .../revisions here).
+      ...(refuses ? [`PATCH /v2/deployments/${deploymentId}`] : []),
     ]);
     // The outputs name the final revision.
     expect(run.outputs).toMatchObject({
@@ -61,15 +68,26 @@ describe('deploy-retries', () => {
     expect(run.stdout).toContain(
       `Attempt 1: revision ${failed?.id} DEPLOY_FAILED: ${PLATFORM_TIMEOUT}`,
     );
-    expect(run.stdout).toContain(
-      `Attempt 2: revision ${redeployed?.id} (redeploy of ${failed?.id}) DEPLOYED`,
-    );
+    // For hosted_repo, the rebuild names the commit it built.
+    const built = redeployed?.source_revision_config?.repo_commit_sha;
+    const origin = refuses
+      ? `(rebuild of ${failed?.id}, commit ${built})`
+      : `(redeploy of ${failed?.id})`;
+    expect(run.stdout).toContain(`Attempt 2: revision ${redeployed?.id} ${origin} DEPLOYED`);
+    if (refuses) {
+      expect(built).toMatch(/^[0-9a-f]{40}$/);
+      expect(run.stdout).toContain(
+        `The service refused to redeploy revision ${failed?.id} (revision ${failed?.id} cannot be redeployed: it is DEPLOY_FAILED, not DEPLOYED; the service redeploys only its latest revision, and only once that is DEPLOYED). A rebuild follows: a new revision of the same source (branch main)`,
+      );
+    }
     // The summary: each attempt with its timeline and the end of its log, the reason last.
     const summary = readable(run.summary);
     expect(summary).toContain('### Attempts');
     expect(summary).toContain(`#### Attempt 1: revision \`${failed?.id}\` \`DEPLOY_FAILED\``);
     expect(summary).toContain(
-      `#### Attempt 2: revision \`${redeployed?.id}\` (redeploy of \`${failed?.id}\`) \`DEPLOYED\``,
+      refuses
+        ? `#### Attempt 2: revision \`${redeployed?.id}\` (rebuild of \`${failed?.id}\`, commit \`${built}\`) \`DEPLOYED\``
+        : `#### Attempt 2: revision \`${redeployed?.id}\` (redeploy of \`${failed?.id}\`) \`DEPLOYED\``,
     );
     const attempt1 = summary.slice(
       summary.indexOf('#### Attempt 1'),
@@ -80,10 +98,41 @@ describe('deploy-retries', () => {
       new RegExp(`${PLATFORM_TIMEOUT.replaceAll('.', '\\.')}\\n\`\`\`$`),
     );
     expect(summary).toContain(
-      `redeployed as revision ${redeployed?.id} (attempt 2); revision ${redeployed?.id} is DEPLOYED`,
+      `${refuses ? 'the service refused to redeploy it, rebuilt' : 'redeployed'} as revision ${redeployed?.id} (attempt 2); revision ${redeployed?.id} is DEPLOYED`,
     );
     expectCleanRun(run, emulator);
   });
+
+  it.runIf(refuses)(
+    'makes no new revision after the refusal when the rest of wait-timeout is shorter than the whole failed attempt',
+    async () => {
+      // A long build (3 s) and a short deploy phase: a redeploy would fit in what is left, a rebuild not.
+      emulator.scriptRevision('agent', {
+        outcome: 'deploy-fail-once',
+        phaseMs: [20, 20, 20, 3_000, 20, 20],
+      });
+
+      const run = await runAction({
+        inputs: deployInputs(emulator, { 'deploy-retries': '1', 'wait-timeout': '5s' }),
+        env: ENV,
+      });
+
+      expect(run.exitCode).toBe(1);
+      const [failed, ...none] = revisionsOldestFirst();
+      expect(none).toEqual([]);
+      expect(controlPlaneWrites()).toEqual([
+        'POST /v2/deployments',
+        `POST /v2/deployments/${emulator.deployments()[0]?.id}/revisions/${failed?.id}/redeploy`,
+      ]);
+      expect(run.outputs['revision-id']).toBe(failed?.id);
+      expect(theError(run)).toMatch(
+        new RegExp(
+          `No rebuild \\(deploy-retries: 1\\): the service refused to redeploy revision ${failed?.id}, and only [\\d.]+m?s of wait-timeout was left, less than the [\\d.]+m?s the failed attempt took from its write to DEPLOY_FAILED\\.`,
+        ),
+      );
+      expectCleanRun(run, emulator);
+    },
+  );
 
   it('sends no redeploy by default', async () => {
     emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });

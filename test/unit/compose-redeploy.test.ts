@@ -105,7 +105,14 @@ const cases: { name: string; facts: RedeployFacts; report: Partial<ComposedRepor
     report: {
       outcome: 'planned',
       headline:
-        'Dry run: would roll back agent from revision rev-3 to rev-2 (would redeploy revision rev-2); if the service refuses, would make a new revision of image registry.example.com/agent:1',
+        'Dry run: would roll back agent from revision rev-3 to rev-2 (would redeploy revision rev-2); if the service refuses, would make a new revision of it',
+      notices: [
+        {
+          level: 'notice',
+          message:
+            'If the service refuses to redeploy revision rev-2 (it redeploys only its latest revision, once DEPLOYED), would make a new revision of image registry.example.com/agent:1.',
+        },
+      ],
     },
   },
   {
