@@ -181,7 +181,7 @@ describe.each(EMULATOR_MODES)('rollback-on-failure (%s emulator)', (mode, preset
     expect(run.outputs['active-revision-id']).toBe(bad?.id);
     const error = theError(run);
     expect(error).toContain(
-      `The rollback to ${rollbackNamed(before, rollback?.id)} failed too: it ended DEPLOY_FAILED: old image pruned from the registry`,
+      `The rollback to ${rollbackNamed(before, rollback?.id)} failed too: it ended with status DEPLOY_FAILED: old image pruned from the registry.`,
     );
     expect(error).toContain(
       `Production still serves revision ${bad?.id}, which failed the smoke test.`,
