@@ -191,12 +191,15 @@ export class GitHubReporting {
     // A failure's reason (the server's status message) is what a person on the environment
     // page needs; the report is redacted, so it may be shown.
     const failed = report.outcome === 'failure' || report.outcome === 'timeout';
-    // The commit the revision built, kept whole at the end: never the run's claimed for it.
-    const built = builtCommitNote(
-      report.revision?.commitSha,
-      report.builtCommit?.relation,
-      report.builtCommit?.runCommit,
-    );
+    // What runs now: the commit the revision built, kept whole at the end, never the run's
+    // claimed for it. A failure's 140 characters are the reason's.
+    const built = failed
+      ? undefined
+      : builtCommitNote(
+          report.revision?.commitSha,
+          report.builtCommit?.relation,
+          report.builtCommit?.runCommit,
+        );
     const shown = githubDescription((failed ? report.reason : undefined) ?? report.headline, built);
     const description = shown === undefined ? undefined : this.#redact(shown);
     if (this.#deployment) {
