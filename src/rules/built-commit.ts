@@ -101,7 +101,8 @@ export function judgeBuiltCommit(
   comparison?: CommitComparison,
 ): BuiltCommitStep {
   const { revisionId, built, runCommit } = facts;
-  const ref = facts.ref ?? 'the ref';
+  // Server text in a sentence: cut, so that no answer makes the line long.
+  const ref = facts.ref === undefined ? 'the ref' : cut(facts.ref);
   const ownKey = runRepositoryKey(facts.serverUrl, facts.runRepository);
   const deployedKey = facts.repoUrl === undefined ? undefined : repositoryKey(facts.repoUrl);
   const ownRepository = ownKey !== undefined && deployedKey === ownKey;
@@ -125,7 +126,7 @@ export function judgeBuiltCommit(
     return told({
       relation: 'not-compared',
       commit: built,
-      line: `Revision ${revisionId} built commit ${built} of ${deployedKey ?? 'a repository this run cannot name'} (${ref}): not the workflow's own repository (${ownKey ?? 'unknown'}), so this run's commit is not compared with it.`,
+      line: `Revision ${revisionId} built commit ${built} of ${deployedKey === undefined ? 'a repository this run cannot name' : cut(deployedKey)} (${ref}): not the workflow's own repository (${ownKey ?? 'unknown'}), so this run's commit is not compared with it.`,
     });
   }
   if (runCommit !== undefined && sameCommit(built, runCommit)) {
@@ -170,7 +171,7 @@ export function judgeBuiltCommit(
   if (status === 'behind' || status === 'diverged') {
     const how =
       status === 'behind'
-        ? `it is older than this run's (GitHub: behind): ${ref} was moved back, or this run's commit never was on it`
+        ? `it is older than this run's (GitHub: behind): ${ref} was moved back, or this run's commit was never on it`
         : `the two have diverged (GitHub): ${ref} was rewritten (a force push?), or this run's commit is not on it`;
     const message = `${both}; ${how}. This run's change is not live. ${OLDER_COMMIT_ADVICE}`;
     return told({
@@ -186,6 +187,11 @@ export function judgeBuiltCommit(
       : `GitHub answered a comparison status this version does not know (${JSON.stringify(status ?? null).slice(0, 40)})`;
   const message = `${both} (${ref} moved on since the run started, or was rewritten). Whether the built commit contains this run's was not checked: ${why}. ${OLDER_COMMIT_ADVICE}`;
   return told({ relation: 'unchecked', ...differs, line: message, annotation: notice(message) });
+}
+
+/** At most 100 characters of a value from an answer. */
+function cut(text: string): string {
+  return text.length <= 100 ? text : `${text.slice(0, 99)}…`;
 }
 
 function notice(message: string): { level: 'notice'; message: string } {

@@ -82,6 +82,15 @@ describe('judgeBuiltCommit, before any comparison', () => {
     expect(step.told.annotation).toBeUndefined();
   });
 
+  it('cuts what the answers say (the ref, the repository) to 100 characters in its lines', () => {
+    const long = 'r'.repeat(5000);
+    for (const change of [{ ref: long }, { repoUrl: `https://github.com/acme/${long}` }]) {
+      const step = judgeBuiltCommit({ ...PUSH, ...change }, { status: 'ahead' });
+      expect(step.told.line.length).toBeLessThan(600);
+      expect(step.told.line).toContain(`${'r'.repeat(20)}…`);
+    }
+  });
+
   it('another repository of the same name in a URL of another form is still the own one (ssh, .git, case)', () => {
     for (const repoUrl of ['git@github.com:Acme/Agent.git', 'https://github.com/acme/agent.git']) {
       expect(judgeBuiltCommit({ ...PUSH, repoUrl }).kind).toBe('compare');
@@ -115,7 +124,7 @@ describe("judgeBuiltCommit, with GitHub's comparison", () => {
       { status: 'behind' },
       'not-contained',
       'warning',
-      `Revision rev-1 built commit ${BUILT}, not this run's commit ${RUN}; it is older than this run's (GitHub: behind): main was moved back, or this run's commit never was on it. This run's change is not live. ${OLDER_COMMIT_ADVICE}`,
+      `Revision rev-1 built commit ${BUILT}, not this run's commit ${RUN}; it is older than this run's (GitHub: behind): main was moved back, or this run's commit was never on it. This run's change is not live. ${OLDER_COMMIT_ADVICE}`,
     ],
     [
       'diverged',
