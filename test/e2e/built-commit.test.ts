@@ -8,7 +8,12 @@
  * summary, the GitHub deployment status and the deploy record name the commit built.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  PRODUCTION,
+  startEmulator,
+} from '../emulator/index.ts';
 import {
   FAKE_GITHUB_TOKEN,
   type GitHubDouble,
@@ -41,13 +46,19 @@ afterEach(async () => {
   await github.close();
 });
 
-async function withEmulator(options: EmulatorOptions = {}) {
+/**
+ * The production preset: a revision has no commit until BUILDING, then the head of its ref at
+ * that moment. An update's revision is made by POST .../revisions here: its answer names it.
+ */
+const SERVER: EmulatorOptions = { ...PRODUCTION, revisionPostSupported: true };
+
+async function withEmulator(options: EmulatorOptions = SERVER) {
   emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, ...options });
   started.push(emulator);
 }
 
 /** An emulator with a DEPLOYED `agent` deployment of main (built at main's first commit). */
-async function withDeployed(options: EmulatorOptions = {}) {
+async function withDeployed(options: EmulatorOptions = SERVER) {
   await withEmulator(options);
   await deployedDeployment(emulator);
   emulator.requests.length = 0;
@@ -63,7 +74,7 @@ const compareReads = () => github.requests.filter((request) => request.path.incl
 
 describe('the run commit is the one built', () => {
   it('says so, sets repo-commit-sha to it, and asks GitHub nothing', async () => {
-    await withDeployed({ revisionPostSupported: true });
+    await withDeployed();
 
     const run = await runAction({ inputs: inputs(), env: runEnv(MAIN_COMMIT) });
 
@@ -81,6 +92,33 @@ describe('the run commit is the one built', () => {
 });
 
 describe('main moved on before the build (own repository)', () => {
+  it('a push while the revision is QUEUED: the service builds the new head, and the step says so', async () => {
+    await withDeployed();
+    // QUEUED lasts 1.5 s: the push lands before the build fetches main.
+    emulator.scriptRevision('agent', { outcome: 'deploy', phaseMs: [20, 1_500] });
+    github.seedComparison(MAIN_COMMIT, NEWER, 'ahead');
+
+    const running = runAction({ inputs: inputs(), env: runEnv(MAIN_COMMIT) });
+    const deploymentId = emulator.deployments()[0]?.id ?? '';
+    const revision = await untilNewRevision(deploymentId);
+    expect(revision.source_revision_config?.repo_commit_sha).toBeUndefined();
+    emulator.pushCommit('main', NEWER, 'https://github.com/acme/agent');
+    const run = await running;
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['revision-id']).toBe(revision.id);
+    expect(run.outputs['repo-commit-sha']).toBe(NEWER);
+    expect(noticeLines(run)).toContainEqual(
+      expect.stringContaining(
+        `built commit ${NEWER}, not this run's commit ${MAIN_COMMIT}: main moved on; the built commit contains this run's.`,
+      ),
+    );
+    expect(readable(run.summary)).toContain(
+      `| Commit | \`${NEWER}\` (contains this run's \`${MAIN_COMMIT}\`) |`,
+    );
+    expectCleanRun(run, emulator);
+  });
+
   it.each<[string, 'notice' | 'warning', string]>([
     ['ahead', 'notice', "main moved on; the built commit contains this run's."],
     ['diverged', 'warning', 'the two have diverged (GitHub): main was rewritten (a force push?)'],
@@ -88,7 +126,7 @@ describe('main moved on before the build (own repository)', () => {
   ])(
     'GitHub says %s: a %s naming both full SHAs, exit 0, repo-commit-sha the built one',
     async (status, level, words) => {
-      await withDeployed({ revisionPostSupported: true });
+      await withDeployed();
       emulator.pushCommit('main', NEWER);
       github.seedComparison(RUN_COMMIT, NEWER, status);
 
@@ -136,7 +174,7 @@ describe('main moved on before the build (own repository)', () => {
       'was not checked: GitHub answered 404: one of the two commits is not in the repository',
     ],
   ])('%s: a notice saying it was not checked, exit 0', async (_, failure, extra, words) => {
-    await withDeployed({ revisionPostSupported: true });
+    await withDeployed();
     emulator.pushCommit('main', NEWER);
     if (failure !== undefined) {
       github.seedComparison(RUN_COMMIT, NEWER, 'ahead');
@@ -156,7 +194,7 @@ describe('main moved on before the build (own repository)', () => {
   });
 
   it('the GitHub deployment status and the deploy record name the commit built, never the run one', async () => {
-    await withDeployed({ revisionPostSupported: true });
+    await withDeployed();
     emulator.pushCommit('main', NEWER);
     github.seedComparison(RUN_COMMIT, NEWER, 'ahead');
 
@@ -190,7 +228,7 @@ describe('main moved on before the build (own repository)', () => {
 describe('a deployment of another repository', () => {
   it('names the commit built, never compares GITHUB_SHA with it, and leaves no record', async () => {
     await withEmulator();
-    emulator.pushCommit('main', NEWER);
+    emulator.pushCommit('main', NEWER, 'https://github.com/acme/deploy-repo');
 
     const run = await runAction({
       inputs: inputs({ 'repo-url': 'https://github.com/acme/deploy-repo' }),
@@ -211,6 +249,17 @@ describe('a deployment of another repository', () => {
     expectCleanRun(run, emulator);
   });
 });
+
+/** The revision this run's write made, once the emulator has it. */
+async function untilNewRevision(deploymentId: string) {
+  const before = new Set(emulator.revisions(deploymentId).map((revision) => revision.id));
+  for (let attempt = 0; attempt < 1_000; attempt++) {
+    const made = emulator.revisions(deploymentId).find((revision) => !before.has(revision.id));
+    if (made !== undefined) return made;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no revision was made');
+}
 
 function lines(run: Awaited<ReturnType<typeof runAction>>, level: 'notice' | 'warning') {
   return level === 'notice' ? noticeLines(run) : warningLines(run);
