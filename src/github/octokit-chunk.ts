@@ -7,6 +7,7 @@
 
 export { readBranchHead } from './branches.ts';
 export { readNewestRecord } from './check-run-record.ts';
+export { compareCommits } from './compare.ts';
 export { readPullRequestStates } from './pulls.ts';
 export { GitHubReporting } from './reporting.ts';
 export { isRepositoryTag } from './tags.ts';

@@ -100,6 +100,15 @@ export function judgeCheckout(checkout: CheckoutFacts, deployed: DeployedSource)
   };
 }
 
+/** The workflow's own repository as a repository key, when the run names one. */
+export function runRepositoryKey(
+  serverUrl: string,
+  runRepository: string | undefined,
+): string | undefined {
+  if (runRepository === undefined || !/^[^/\s]+\/[^/\s]+$/.test(runRepository)) return undefined;
+  return repositoryKey(`${serverUrl.replace(/\/+$/, '')}/${runRepository}`);
+}
+
 /**
  * Whether `repoUrl` is the workflow's own repository (`owner/name` on `serverUrl`): the one whose
  * branches the run's token reads. An unknown URL counts as another repository.
@@ -109,7 +118,7 @@ export function isWorkflowRepository(
   serverUrl: string,
   runRepository: string,
 ): boolean {
+  const own = runRepositoryKey(serverUrl, runRepository);
   const key = repoUrl === undefined ? undefined : repositoryKey(repoUrl);
-  const host = URL.canParse(serverUrl) ? new URL(serverUrl).host : '';
-  return key !== undefined && host !== '' && key === `${host}/${runRepository}`.toLowerCase();
+  return own !== undefined && key === own;
 }
