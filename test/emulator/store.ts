@@ -140,24 +140,19 @@ export function fakeCommitSha(config: SourceRevisionConfig): string {
 }
 
 /**
- * Whether the emulator makes a revision for a PATCH: repo_ref, graph_config_path, image_uri or
- * non-empty secrets (known-behaviour.md also names resource_spec: patchWouldMakeRevision).
+ * Whether a PATCH makes a revision (known-behaviour.md): it sets repo_ref, graph_config_path,
+ * image_uri, resource_spec or a non-empty secrets list (an empty one means "unchanged"). A PATCH
+ * of the mutable fields only (build_on_push, custom_url) makes none.
  */
 export function patchMakesRevision(patch: PatchDeploymentRequest): boolean {
   const revisionConfig = patch.source_revision_config ?? {};
-  const changesCode =
+  return (
     revisionConfig.repo_ref !== undefined ||
     revisionConfig.graph_config_path !== undefined ||
-    revisionConfig.image_uri !== undefined;
-  return changesCode || (patch.secrets?.length ?? 0) > 0;
-}
-
-/**
- * The PATCHes known-behaviour.md says create a revision (repo_ref, graph_config_path, image_uri,
- * resource_spec or secrets set): the writes revisionInProgressConflict refuses.
- */
-export function patchWouldMakeRevision(patch: PatchDeploymentRequest): boolean {
-  return patchMakesRevision(patch) || patch.source_config?.resource_spec !== undefined;
+    revisionConfig.image_uri !== undefined ||
+    patch.source_config?.resource_spec !== undefined ||
+    (patch.secrets?.length ?? 0) > 0
+  );
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -374,7 +374,7 @@ describe('get', () => {
 });
 
 describe('PATCH', () => {
-  it('changes source_config without a revision, replacing resource_spec whole', async () => {
+  it('makes a new revision for a resource_spec alone, replacing resource_spec whole', async () => {
     const created = await call('POST', '/v2/deployments', {
       body: {
         ...containerBody('box', { image_uri: 'registry.test/agent:1' }),
@@ -389,12 +389,42 @@ describe('PATCH', () => {
       body: { source_config: { resource_spec: { min_scale: 2 } } },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body.latest_revision_id).toBe(deployment.latest_revision_id);
+    expect(patched.body.latest_revision_id).toMatch(UUID);
+    expect(patched.body.latest_revision_id).not.toBe(deployment.latest_revision_id);
     expect(patched.body.source_config).toEqual({
       resource_spec: { min_scale: 2 },
       custom_url: 'https://agent.example.test',
     });
+    const revisions = emulator.revisions(String(deployment.id));
+    expect(revisions.map((revision) => revision.id)).toEqual([
+      deployment.latest_revision_id,
+      patched.body.latest_revision_id,
+    ]);
+    // Of the same image: only the resources changed.
+    expect(revisions[1]?.source_revision_config).toMatchObject({
+      image_uri: 'registry.test/agent:1',
+    });
+  });
+
+  it('makes no revision for the mutable fields alone (custom_url, build_on_push)', async () => {
+    const created = await call('POST', '/v2/deployments', {
+      body: containerBody('box', { image_uri: 'registry.test/agent:1' }),
+    });
+    const deployment = created.body;
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_config: { custom_url: 'https://moved.example.test' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(dig(patched.body, 'source_config', 'custom_url')).toBe('https://moved.example.test');
+    expect(patched.body.latest_revision_id).toBe(deployment.latest_revision_id);
     expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+    const hosted = await create('agent');
+    const flag = await call('PATCH', `/v2/deployments/${hosted.id}`, {
+      body: { source_config: { build_on_push: true }, secrets: [] },
+    });
+    expect(flag.status).toBe(200);
+    expect(flag.body.latest_revision_id).toBe(hosted.latest_revision_id);
+    expect(emulator.revisions(String(hosted.id))).toHaveLength(1);
   });
 
   it('makes a new revision for repo_ref, merging the rest of the revision config', async () => {
