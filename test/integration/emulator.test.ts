@@ -2184,6 +2184,174 @@ describe('repositories and pushes (pushCommit, buildsOnPush)', () => {
   });
 });
 
+describe('pushesQueueBehindBuild', () => {
+  const QUEUING = { buildsOnPush: true, buildsRefAtBuildTime: true, pushesQueueBehindBuild: true };
+
+  /** A deployment of REPO_A that builds pushes, its first revision DEPLOYED. */
+  async function buildsPushes(): Promise<string> {
+    const created = await call('POST', '/v2/deployments', {
+      body: hostedOf('agent', REPO_A, { build_on_push: true }),
+    });
+    expect(created.status).toBe(201);
+    emulator.advance(STEP * 7);
+    return String(created.body.id);
+  }
+
+  function push(sha: string) {
+    const [made] = emulator.pushCommit('main', sha.repeat(40), REPO_A);
+    expect(made).toBeDefined();
+    return made as NonNullable<typeof made>;
+  }
+
+  async function statuses(deploymentId: string, ids: unknown[]): Promise<unknown[]> {
+    return Promise.all(ids.map((id) => revisionStatus(deploymentId, id)));
+  }
+
+  it('queues pushes behind a running build: it ends as it would, and only the newest push is built', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    expect(running).not.toHaveProperty('queuedBehind'); // nothing was running
+    emulator.advance(STEP * 3);
+    expect(await revisionStatus(deploymentId, running.revisionId)).toBe('BUILDING');
+
+    const older = push('b');
+    const newest = push('c');
+
+    expect(older.queuedBehind).toBe(running.revisionId);
+    expect(newest.queuedBehind).toBe(running.revisionId);
+    expect(emulator.serviceMadeRevisions().map((made) => made.queuedBehind)).toEqual([
+      undefined,
+      running.revisionId,
+      running.revisionId,
+    ]);
+    const ids = [running.revisionId, older.revisionId, newest.revisionId];
+    expect(await statuses(deploymentId, ids)).toEqual(['BUILDING', 'SKIPPED', 'CREATING']);
+    const read = await call('GET', `/v2/deployments/${deploymentId}`);
+    expect(read.body.latest_revision_id).toBe(newest.revisionId);
+    // The running build goes on; the newest push waits QUEUED for as long as it runs.
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['AWAITING_DEPLOY', 'SKIPPED', 'QUEUED']);
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['DEPLOYING', 'SKIPPED', 'QUEUED']);
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['DEPLOYED', 'SKIPPED', 'AWAITING_BUILD']);
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['DEPLOYED', 'SKIPPED', 'BUILDING']);
+    emulator.advance(STEP * 3);
+    const [built, skipped, queued] = await Promise.all(
+      ids.map((id) => revisionAnswer(deploymentId, id)),
+    );
+    expect(commitOf(built as Json)).toBe('a'.repeat(40));
+    expect(skipped?.source_revision_config).not.toHaveProperty('repo_commit_sha');
+    expect(queued).toMatchObject({
+      status: 'DEPLOYED',
+      source_revision_config: { repo_commit_sha: 'c'.repeat(40) },
+    });
+    const after = await call('GET', `/v2/deployments/${deploymentId}`);
+    expect(after.body.active_revision_id).toBe(newest.revisionId);
+  });
+
+  it('supersedes a push build that has not started building, as without the option', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    const first = push('a');
+    emulator.advance(STEP * 2); // AWAITING_BUILD: it has not fetched the ref yet
+    const second = push('b');
+    expect(second).not.toHaveProperty('queuedBehind');
+    expect(await statuses(deploymentId, [first.revisionId, second.revisionId])).toEqual([
+      'SKIPPED',
+      'CREATING',
+    ]);
+  });
+
+  it('without it (the default, and PERMISSIVE), a push build supersedes the running build', async () => {
+    await start({ buildsOnPush: true, buildsRefAtBuildTime: true });
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    emulator.advance(STEP * 3);
+    expect(await revisionStatus(deploymentId, running.revisionId)).toBe('BUILDING');
+    const next = push('b');
+    expect(next).not.toHaveProperty('queuedBehind');
+    expect(await statuses(deploymentId, [running.revisionId, next.revisionId])).toEqual([
+      'SKIPPED',
+      'CREATING',
+    ]);
+  });
+
+  it('starts a queued push build when the build ahead fails, and never while it runs for good', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    emulator.scriptRevision('agent', { outcome: 'build-fail' });
+    const failing = push('a');
+    emulator.advance(STEP * 3); // BUILDING, fails at the end of this step
+    const after = push('b');
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, [failing.revisionId, after.revisionId])).toEqual([
+      'BUILD_FAILED',
+      'QUEUED',
+    ]);
+    emulator.advance(STEP * 6);
+    expect(await revisionAnswer(deploymentId, after.revisionId)).toMatchObject({
+      status: 'DEPLOYED',
+      source_revision_config: { repo_commit_sha: 'b'.repeat(40) },
+    });
+
+    const stuck = emulator.startRevision(deploymentId, { outcome: 'stay', stayAt: 'DEPLOYING' });
+    emulator.advance(STEP * 6);
+    const waiting = push('c');
+    expect(waiting.queuedBehind).toBe(stuck.id);
+    emulator.advance(STEP * 100);
+    expect(await statuses(deploymentId, [stuck.id, waiting.revisionId])).toEqual([
+      'DEPLOYING',
+      'QUEUED',
+    ]);
+    const answer = await revisionAnswer(deploymentId, waiting.revisionId);
+    expect(answer.source_revision_config).not.toHaveProperty('repo_commit_sha');
+  });
+
+  it('holds a push build that steps on each read at QUEUED until the build ahead has ended', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    emulator.advance(STEP * 3);
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
+    const stepped = push('b');
+    const read = () => revisionStatus(deploymentId, stepped.revisionId);
+    expect([await read(), await read(), await read(), await read()]).toEqual([
+      'CREATING',
+      'QUEUED',
+      'QUEUED',
+      'QUEUED',
+    ]);
+    emulator.advance(STEP * 3);
+    expect(await revisionStatus(deploymentId, running.revisionId)).toBe('DEPLOYED');
+    expect([await read(), await read(), await read()]).toEqual([
+      'QUEUED',
+      'AWAITING_BUILD',
+      'BUILDING',
+    ]);
+  });
+
+  it('refuses an API write while a push build is queued (revisionInProgressConflict)', async () => {
+    await start({ ...QUEUING, revisionInProgressConflict: true });
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    emulator.advance(STEP * 3);
+    const queued = push('b');
+    emulator.advance(STEP * 2); // unqueued, it would be AWAITING_BUILD by now
+    expect(await statuses(deploymentId, [running.revisionId, queued.revisionId])).toEqual([
+      'DEPLOYING',
+      'QUEUED',
+    ]);
+    const patch = await call('PATCH', `/v2/deployments/${deploymentId}`, {
+      body: { source_revision_config: { repo_ref: 'main' } },
+    });
+    expect(patch.status).toBe(409);
+    expect(String(patch.body.detail)).toContain(`${queued.revisionId} is QUEUED`);
+  });
+});
+
 describe('startRevision', () => {
   it('makes a revision as the service does, with its script, never refused, and records it', async () => {
     await start({ revisionInProgressConflict: true, buildsRefAtBuildTime: true });
@@ -2505,6 +2673,7 @@ describe('presets', () => {
       'buildsOnPush',
       'revisionInProgressConflict',
       'documentedRedeploy',
+      'pushesQueueBehindBuild',
     ] as const;
     for (const rule of rules) {
       expect(PRODUCTION[rule], rule).toBe(true);
@@ -2532,6 +2701,7 @@ describe('presets', () => {
       answersDeploymentType: true,
       buildsRefAtBuildTime: true,
       buildsOnPush: true,
+      pushesQueueBehindBuild: true,
       revisionInProgressConflict: true,
       documentedRedeploy: true,
       deleteSupported: true,
@@ -2544,6 +2714,7 @@ describe('presets', () => {
       redeploysInPlace: false,
       buildsRefAtBuildTime: false,
       buildsOnPush: false,
+      pushesQueueBehindBuild: false,
       revisionInProgressConflict: false,
       documentedRedeploy: false,
     });
