@@ -86,7 +86,8 @@ export interface Emulator {
    * source_config.repo_url has the same repositoryKey (host/owner/name, case-insensitive,
    * without `.git` or a trailing slash). Until a push, a build of a ref carries fakeCommitSha of
    * it. With EmulatorOptions.buildsOnPush, starts a revision on each deployment of that
-   * repository and branch with build_on_push, and answers them (also in serviceMadeRevisions()).
+   * repository and branch with build_on_push, and answers them (also in serviceMadeRevisions());
+   * with pushesQueueBehindBuild, one made while a build runs waits behind it (QUEUED).
    * Forgotten by reset().
    */
   pushCommit(ref: string, sha: string, repoUrl?: string): ServiceMadeRevision[];
@@ -173,7 +174,6 @@ class RunningEmulator implements Emulator {
       store: new DeploymentStore({
         ...settings,
         clock: this.clock,
-        deleteAfterMs: settings.deleteAfterMs ?? settings.stepMs,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),
@@ -186,8 +186,8 @@ class RunningEmulator implements Emulator {
       delays: this.delays,
       requests: this.requests,
       admin: adminHandler(this, ADMIN_PREFIX),
-      pathPrefix: settings.pathPrefix?.replace(/\/+$/, '') ?? '',
-      rateLimit: settings.rateLimit && new TokenBucket(settings.rateLimit, this.clock),
+      apiPrefix: settings.pathPrefix?.replace(/\/+$/, '') ?? '',
+      rateLimiter: settings.rateLimit && new TokenBucket(settings.rateLimit, this.clock),
     };
   }
 
