@@ -332,6 +332,8 @@ describe('read-after-write', () => {
     await lagAfterWrite(1);
     const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
     expect(first.exitCode).toBe(0);
+    // Still building once the list has proven it (1 s after the write): the wait reads it.
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 500 });
 
     const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
 

@@ -163,9 +163,10 @@ describe('the deploy record', () => {
     expect(afterSecret.stdout).toContain(`but revision ${patched.latest_revision_id} is active`);
     expect(controlPlaneWrites().map((r) => r.method)).toEqual(['PATCH']);
 
-    // Someone turns build_on_push off in place: no new revision, but what the server shows moved.
+    // Someone turns build_on_push on in place (the create sent false): no new revision, but what
+    // the server shows moved.
     await callApi('PATCH', `/v2/deployments/${deploymentId}`, {
-      source_config: { build_on_push: false },
+      source_config: { build_on_push: true },
     });
     records.emulator.requests.length = 0;
     const afterSetting = await runAction({ inputs: quickStart(), env: runEnv(3) });

@@ -150,7 +150,8 @@ describe('deploy', () => {
       inputs: deployInputs(emulator, { 'repo-ref': 'feature-a' }),
       env: ENV,
       onStdout: (stdout) => {
-        if (!superseded && stdout.includes('QUEUED')) {
+        // Once proven this run's (1 s after the write), while it still builds.
+        if (!superseded && stdout.includes("This run's revision is")) {
           superseded = true;
           void fetch(`${emulator.url}/v2/deployments/${id}`, {
             method: 'PATCH',
@@ -248,9 +249,10 @@ describe('deploy', () => {
       changes: { path: string; from: unknown; to: unknown }[];
     };
     expect(plan.action).toBe('patch');
+    // The create sent false: build-on-push was empty (the workflow decides what is built).
     expect(plan.changes).toContainEqual({
       path: 'source_config.build_on_push',
-      from: null,
+      from: false,
       to: true,
     });
     expect(plan.changes).toContainEqual({
