@@ -6,15 +6,13 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { NCC_OPTIONS, SOURCE_MAP_OPTIONS } from '../scripts/build.ts';
+import { NCC_OPTIONS, SOURCE_MAP_OPTIONS, withoutMapComment } from '../scripts/build.ts';
 
 const run = promisify(execFile);
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..');
 /** `npm run build`'s ncc options, after `ncc build <entry> -o <dir>` (it writes licenses.txt itself). */
 export const BUILD_OPTIONS = NCC_OPTIONS;
-/** What a bundler appends to a file when it writes its source map: the last line, and its break. */
-const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*$/;
 
 /** Bundles `entry` (relative to the repository) into `outDir`; with a map beside it if asked. */
 export async function nccBuild(
@@ -28,11 +26,6 @@ export async function nccBuild(
     cwd: REPO_ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
-}
-
-/** A bundle file's text without the source map comment: what `npm run build` would write. */
-export function withoutMapComment(code: string): string {
-  return code.replace(SOURCE_MAP_COMMENT, '');
 }
 
 /** A bundle's code without the source map comment: the bytes `npm run build` would write. */

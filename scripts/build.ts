@@ -27,6 +27,13 @@ export const LICENSES_FILE = 'licenses.txt';
  * once this way: the freshness check compares the code, the licence check reads the maps.
  */
 export const SOURCE_MAP_OPTIONS = ['--source-map', '--no-source-map-register'] as const;
+/** What ncc appends to a file when it writes its source map: the last line, and its break. */
+const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=[^\n]*$/;
+
+/** A bundle file's text without the source map comment: what a plain build writes. */
+export function withoutMapComment(code: string): string {
+  return code.replace(SOURCE_MAP_COMMENT, '');
+}
 
 function build(outDir: string, quiet: boolean, sourceMap: boolean): void {
   const scratch = mkdtempSync(join(tmpdir(), 'deploy-action-build-'));

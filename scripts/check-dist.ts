@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withoutMapComment } from '../bench/build.ts';
+import { withoutMapComment } from './build.ts';
 
 /** The files of a folder that ship (not the maps), each with its bytes as the plain build writes them. */
 function shipped(dir: string): Map<string, string> {

@@ -16,7 +16,9 @@
  * builds only those its requests and answers need, and before its first request only the list
  * query's, which keeps building them out of the step's cold start (`npm run bench`).
  */
+
 import { z } from 'zod';
+import type { KnownRevisionStatus } from '../wait/revision-status.ts';
 import { ResourceSpecSchema } from './resource-spec-schema.ts';
 
 export {
@@ -84,23 +86,6 @@ export interface ListDeploymentsQuery {
 // ---------------------------------------------------------------------------------------------
 // Enumerations
 // ---------------------------------------------------------------------------------------------
-
-const REVISION_STATUSES = [
-  'CREATING',
-  'QUEUED',
-  'AWAITING_BUILD',
-  'BUILDING',
-  'AWAITING_DEPLOY',
-  'DEPLOYING',
-  'CREATE_FAILED',
-  'BUILD_FAILED',
-  'DEPLOY_FAILED',
-  'DEPLOYED',
-  'SKIPPED',
-  'INTERRUPTED',
-  'UNKNOWN',
-] as const;
-type KnownRevisionStatus = (typeof REVISION_STATUSES)[number];
 
 /**
  * A received enum: the known values keep their literal types for narrowing and autocompletion,

@@ -1,10 +1,14 @@
 /** The step's outputs, from the report. Pure: the edge calls core.setOutput for each. */
+import type { OUTPUTS } from '../settings/definitions.ts';
 import type { CommandReport } from './types.ts';
 
+/** An output's name as action.yml declares it: a name not declared does not compile. */
+type OutputName = keyof typeof OUTPUTS;
+
 /** Every output the report knows; unknown ones are left unset rather than set to ''. */
-export function outputsOf(report: CommandReport): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const set = (name: string, value: string | undefined): void => {
+export function outputsOf(report: CommandReport): Partial<Record<OutputName, string>> {
+  const outputs: Partial<Record<OutputName, string>> = {};
+  const set = (name: OutputName, value: string | undefined): void => {
     if (value !== undefined && value !== '') outputs[name] = value;
   };
   const { deployment, revision } = report;

@@ -9,14 +9,15 @@
  * attempt's own deploy phase: the redeploy would most likely run out of time, and a timeout
  * tells less than the failure it replaced.
  */
+
 import { formatDuration } from '../settings/durations.ts';
 import { classifyRevisionStatus, type TimelineEntry } from '../wait/revision.ts';
+import { DEPLOY_PHASE_STATUSES } from '../wait/revision-status.ts';
 
 /** The only status a redeploy answers. */
 export const RETRIED_STATUS = 'DEPLOY_FAILED';
 
 /** Statuses at which a revision's deploy phase has begun (its image is built). */
-const DEPLOY_PHASE_STATUSES: ReadonlySet<string> = new Set(['AWAITING_DEPLOY', 'DEPLOYING']);
 
 export interface RetryFacts {
   /** The attempt's revision. */

@@ -25,6 +25,7 @@
  */
 
 import type { PollSchedule } from './poll.ts';
+import { DEPLOY_PHASE_STATUSES, IN_PROGRESS_REVISION_STATUSES } from './revision-status.ts';
 
 /**
  * `poll-interval`: a fixed time between reads, or `auto` (poll-schedule.ts) with its time unit
@@ -45,10 +46,7 @@ export const AUTO_UNIT_MS = 1000;
 
 /** Statuses that last minutes and after which DEPLOYED cannot come next. */
 const LONG_PHASES: ReadonlySet<string> = new Set([
-  'CREATING',
-  'QUEUED',
-  'AWAITING_BUILD',
-  'BUILDING',
+  ...IN_PROGRESS_REVISION_STATUSES.filter((status) => !DEPLOY_PHASE_STATUSES.has(status)),
   // Not reliably final (known-behaviour.md): kept on being read, slowly.
   'INTERRUPTED',
 ]);

@@ -6,6 +6,7 @@
  * are kept.
  */
 import { type PollOptions, type PollOutcome, pollUntil } from './poll.ts';
+import { type FailedRevisionStatus, isFailedRevisionStatus } from './revision-status.ts';
 
 /** What the wait reads of a revision (the API's Revision, and any shape with these fields). */
 interface RevisionSeen {
@@ -26,34 +27,10 @@ export interface TimelineEntry {
 // Statuses
 // ---------------------------------------------------------------------------------------------
 
-/**
- * Statuses that mean the revision failed. INTERRUPTED is among them for reports, but it is not
- * reliably final (known-behaviour.md: the official client polls on through it), so the wait
- * counts it as a failure only once it has lasted INTERRUPTED_GRACE_MS, or the wait runs out.
- */
-export const FAILED_REVISION_STATUSES = [
-  'CREATE_FAILED',
-  'BUILD_FAILED',
-  'DEPLOY_FAILED',
-  'INTERRUPTED',
-] as const;
-type FailedRevisionStatus = (typeof FAILED_REVISION_STATUSES)[number];
-
-/** Every status after which a revision does not change any more. */
-export const TERMINAL_REVISION_STATUSES = [
-  'DEPLOYED',
-  ...FAILED_REVISION_STATUSES,
-  'SKIPPED',
-] as const;
-
 type RevisionStatusClass = 'deployed' | 'failed' | 'skipped' | 'pending';
 
 /** How long a revision must stay INTERRUPTED before the wait takes it as its end. */
 export const INTERRUPTED_GRACE_MS = 2 * 60_000;
-
-function isFailedRevisionStatus(status: string): status is FailedRevisionStatus {
-  return (FAILED_REVISION_STATUSES as readonly string[]).includes(status);
-}
 
 /**
  * What a status means for the wait. Matching is exact: `UNKNOWN` (transient on the server) and

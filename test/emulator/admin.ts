@@ -10,6 +10,10 @@
  *   POST /_emulator/page-cap             {pageCap: n | null}: listing pages hold at most n items
  *   POST /_emulator/deployments          a create body → 201 the Deployment, even when the name
  *                                        is taken (the public create answers 409): duplicates
+ *   POST /_emulator/push                 {ref, sha, repoUrl?} (pushCommit) → 200 the revisions
+ *                                        the push started (buildsOnPush)
+ *   POST /_emulator/start-revision       {deploymentId, ...RevisionScript?} (startRevision) →
+ *                                        201 the Revision
  *   GET  /_emulator/requests             → 200 the recorded requests
  *   POST /_emulator/reset
  *
@@ -38,6 +42,8 @@ export interface AdminControls {
   setAuthenticateResult(result: AuthenticateResult): void;
   setPageCap(pageCap: number | undefined): void;
   seedDeployment(request: CreateDeploymentRequest): unknown;
+  pushCommit(ref: string, sha: string, repoUrl?: string): unknown;
+  startRevision(deploymentId: string, script?: RevisionScript): unknown;
   readonly requests: RecordedRequest[];
   reset(): void;
 }
@@ -52,19 +58,21 @@ const FaultCommand = z.strictObject({
     'reset',
     'slow',
     'commit-then-drop',
+    'commit-then-status',
     'commit-then-slow',
     'huge-body',
     'endless-body',
   ]),
   status: z.number().int().min(100).max(599).optional(),
   detail: z.string().optional(),
+  body: z.string().optional(),
+  contentType: z.string().optional(),
   retryAfter: z.string().optional(),
   delayMs: z.number().nonnegative().optional(),
   bytes: z.number().int().nonnegative().optional(),
 });
 
-const RevisionScriptCommand = z.strictObject({
-  name: z.string(),
+const RevisionScriptFields = {
   outcome: z.enum([
     'deploy',
     'create-fail',
@@ -85,6 +93,21 @@ const RevisionScriptCommand = z.strictObject({
   stepMs: z.number().nonnegative().optional(),
   phaseMs: z.array(z.number().nonnegative()).optional(),
   stepEachRead: z.boolean().optional(),
+};
+
+const RevisionScriptCommand = z.strictObject({ name: z.string(), ...RevisionScriptFields });
+
+const PushCommand = z.strictObject({
+  ref: z.string().min(1),
+  sha: z.string().min(1),
+  repoUrl: z.string().optional(),
+});
+
+/** A script is optional: without `outcome`, the next queued script (or none) applies. */
+const StartRevisionCommand = z.strictObject({
+  deploymentId: z.string(),
+  ...RevisionScriptFields,
+  outcome: RevisionScriptFields.outcome.optional(),
 });
 
 const RunStreamScriptCommand = z.strictObject({
@@ -161,6 +184,19 @@ const COMMANDS: Record<string, Command> = {
     }
     return json(201, controls.seedDeployment(checked.value));
   },
+  'POST push': (controls, body) =>
+    parsed(PushCommand, body, ({ ref, sha, repoUrl }) =>
+      json(200, controls.pushCommit(ref, sha, repoUrl)),
+    ),
+  'POST start-revision': (controls, body) =>
+    parsed(StartRevisionCommand, body, ({ deploymentId, outcome, ...rest }) => {
+      try {
+        const script = outcome === undefined ? undefined : { outcome, ...rest };
+        return json(201, controls.startRevision(deploymentId, script));
+      } catch (error) {
+        return detail(404, error instanceof Error ? error.message : String(error));
+      }
+    }),
   'GET requests': (controls) => json(200, controls.requests),
   'POST reset': (controls) => {
     controls.reset();

@@ -346,7 +346,8 @@ export type Deployment = {
   name: string | null;
   source: SourceKind;
   source_config: SourceConfig;
-  source_revision_config: (SourceRevisionConfig & { repo_commit_sha: string }) | null;
+  /** repo_commit_sha: absent before the latest revision builds (buildsRefAtBuildTime). */
+  source_revision_config: (SourceRevisionConfig & { repo_commit_sha?: string }) | null;
   /** With their values in plain text, names only, or placeholders: see views.ts. */
   secrets: { name: string; value?: string }[];
   created_at: string;
@@ -371,7 +372,8 @@ export type Revision = {
   updated_at: string;
   /** Not sent by the production service; see revisionsShowSourceConfig. */
   source_config?: SourceConfig;
-  source_revision_config: SourceRevisionConfig & { repo_commit_sha: string };
+  /** repo_commit_sha: absent before the revision builds (buildsRefAtBuildTime). */
+  source_revision_config: SourceRevisionConfig & { repo_commit_sha?: string };
 };
 
 /** Spec 2.5 and 2.6. */

@@ -1,13 +1,27 @@
 /**
  * Runs the emulator as a process, for workflows and manual trials:
  *
- *   npm run emulator -- --port 8080 [--api-key KEY] [--step-ms 1000]
+ *   npm run emulator -- --port 8080 [--api-key KEY] [--step-ms 1000] [--preset production|permissive]
  *
  * Prints `control-plane emulator listening on http://127.0.0.1:PORT` once it is ready, and closes
  * cleanly on SIGINT or SIGTERM. Drive it with the admin API (see admin.ts).
  */
 import { parseArgs } from 'node:util';
-import { type EmulatorOptions, startEmulator } from './index.ts';
+import { type EmulatorOptions, PERMISSIVE, PRODUCTION, startEmulator } from './index.ts';
+
+const PRESETS: Record<string, Readonly<EmulatorOptions>> = {
+  production: PRODUCTION,
+  permissive: PERMISSIVE,
+};
+
+function presetOption(name: string | undefined): Readonly<EmulatorOptions> {
+  if (name === undefined) return {};
+  const preset = PRESETS[name];
+  if (preset === undefined) {
+    throw new Error(`--preset takes production or permissive, got ${JSON.stringify(name)}`);
+  }
+  return preset;
+}
 
 function integerOption(name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -25,10 +39,12 @@ function optionsFrom(args: string[]): EmulatorOptions {
       port: { type: 'string' },
       'api-key': { type: 'string' },
       'step-ms': { type: 'string' },
+      preset: { type: 'string' },
     },
     strict: true,
   });
   return {
+    ...presetOption(values.preset),
     port: integerOption('port', values.port),
     apiKey: values['api-key'],
     stepMs: integerOption('step-ms', values['step-ms']),

@@ -5,6 +5,7 @@ import type { EmulatorClock } from './clock.ts';
 import type { ListenerRegistry } from './listeners.ts';
 import type { RunStreamScripts } from './run-stream.ts';
 import type { DeploymentStore } from './store.ts';
+import type { ConcurrentPatch } from './types.ts';
 
 export interface EmulatorSettings {
   apiKey: string;
@@ -18,7 +19,10 @@ export interface EmulatorSettings {
   logTimestamps: 'iso' | 'epoch-ms' | 'none';
   patchAnswersStale: boolean;
   revisionPostSupported: boolean;
-  concurrentPatch: { repo_ref?: string; image_uri?: string } | undefined;
+  /** A copy of EmulatorOptions.concurrentPatch, its `times` counted down (restored by reset). */
+  concurrentPatch: ConcurrentPatch | undefined;
+  revisionInProgressConflict: boolean;
+  documentedRedeploy: boolean;
   /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
   pageCap: number | undefined;
   listOffset: 'next' | 'null' | 'sent';

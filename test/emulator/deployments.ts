@@ -15,7 +15,13 @@ import {
 import type { EmulatorContext } from './context.ts';
 import { detail, type EmulatorRequest, empty, json, type Reply, type RequestBody } from './http.ts';
 import { answeredOffset, listPage, parseListQuery } from './list-query.ts';
-import type { StoredDeployment } from './store.ts';
+import {
+  patchMakesRevision,
+  patchWouldMakeRevision,
+  type StoredDeployment,
+  type StoredRevision,
+} from './store.ts';
+import type { ConcurrentPatch } from './types.ts';
 import { checkBody, issue, missing, type ValidationIssue, validationError } from './validation.ts';
 import { deploymentView, revisionView } from './views.ts';
 
@@ -330,17 +336,64 @@ export function patchDeployment(context: EmulatorContext, request: EmulatorReque
   ];
   if (ruleIssues.length > 0) return validationError(ruleIssues);
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
+  const other = patchMakesRevision(patch) ? anotherRun(context) : undefined;
+  if (other?.when === 'before') otherRunWrites(context, deployment, other);
+  if (patchWouldMakeRevision(patch)) {
+    const conflict = inProgressConflict(context, deployment);
+    if (conflict !== undefined) return conflict;
+  }
   // A server that builds revisions asynchronously answers before the new one is listed.
   const before = context.settings.patchAnswersStale ? viewOf(context, deployment) : undefined;
-  if (context.store.patch(deployment, patch) !== undefined) anotherRunPatches(context, deployment);
+  context.store.patch(deployment, patch);
+  if (other?.when === 'after') otherRunWrites(context, deployment, other);
   return json(200, before ?? viewOf(context, deployment));
 }
 
-/** EmulatorOptions.concurrentPatch: another run's PATCH lands right after a revision's write. */
-function anotherRunPatches(context: EmulatorContext, deployment: StoredDeployment): void {
+/**
+ * EmulatorOptions.revisionInProgressConflict: 409 while the latest revision is in progress (the
+ * previous API version's rule); undefined when the write may go on.
+ */
+function inProgressConflict(
+  context: EmulatorContext,
+  deployment: StoredDeployment,
+): Reply | undefined {
+  if (!context.settings.revisionInProgressConflict) return undefined;
+  const pending = context.store.revisionInProgress(deployment);
+  if (pending === undefined) return undefined;
+  const status = context.store.revisionState(pending).status;
+  return detail(
+    409,
+    `Revision ${pending.id} is ${status}: a new revision cannot be created while another revision is in progress.`,
+  );
+}
+
+/** The other run of EmulatorOptions.concurrentPatch, when it writes beside this write (one use). */
+function anotherRun(
+  context: EmulatorContext,
+): { when: 'before' | 'after'; patch: ConcurrentPatch } | undefined {
   const other = context.settings.concurrentPatch;
-  if (other !== undefined)
-    context.store.patch(deployment, { source_revision_config: { ...other } });
+  if (other === undefined) return undefined;
+  if (other.times !== undefined) {
+    if (other.times <= 0) return undefined;
+    other.times -= 1;
+  }
+  return { when: other.when ?? 'after', patch: other };
+}
+
+/**
+ * The other run's PATCH: a request to the same server, so it is refused (lands nothing) where
+ * a client's would be, while the latest revision is in progress (revisionInProgressConflict).
+ */
+function otherRunWrites(
+  context: EmulatorContext,
+  deployment: StoredDeployment,
+  other: { patch: ConcurrentPatch },
+): void {
+  if (inProgressConflict(context, deployment) !== undefined) return;
+  const { repo_ref, image_uri, listedAfterMs } = other.patch;
+  const config = { repo_ref, image_uri };
+  const made = context.store.patch(deployment, { source_revision_config: config });
+  if (made !== undefined && listedAfterMs !== undefined) made.listedAfterMs = listedAfterMs;
 }
 
 /**
@@ -366,8 +419,12 @@ export function createRevision(context: EmulatorContext, request: EmulatorReques
   ];
   if (ruleIssues.length > 0) return validationError(ruleIssues);
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
+  const other = anotherRun(context);
+  if (other?.when === 'before') otherRunWrites(context, deployment, other);
+  const conflict = inProgressConflict(context, deployment);
+  if (conflict !== undefined) return conflict;
   const made = context.store.makeRevision(deployment, body);
-  anotherRunPatches(context, deployment);
+  if (other?.when === 'after') otherRunWrites(context, deployment, other);
   return json(201, revisionView(context.store, made));
 }
 
@@ -444,7 +501,41 @@ export function redeployRevision(context: EmulatorContext, request: EmulatorRequ
   const revision = context.store.revision(deployment, revisionId);
   if (revision === undefined) return detail(404, `Revision ID ${revisionId} not found`);
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
+  if (context.settings.documentedRedeploy)
+    return redeployAsDocumented(context, deployment, revision);
+  const other = anotherRun(context);
+  if (other?.when === 'before') otherRunWrites(context, deployment, other);
+  const conflict = inProgressConflict(context, deployment);
+  if (conflict !== undefined) return conflict;
   context.store.redeploy(deployment, revision);
-  anotherRunPatches(context, deployment);
+  if (other?.when === 'after') otherRunWrites(context, deployment, other);
+  return json(200, viewOf(context, deployment));
+}
+
+/**
+ * EmulatorOptions.documentedRedeploy (known-behaviour.md "Redeploy semantics"): only the latest
+ * revision, and only when DEPLOYED, is deployed again, as itself; anything else is a 400.
+ */
+function redeployAsDocumented(
+  context: EmulatorContext,
+  deployment: StoredDeployment,
+  revision: StoredRevision,
+): Reply {
+  const { store } = context;
+  const latest = store.latestRevision(deployment);
+  if (revision !== latest) {
+    return detail(
+      400,
+      `Revision ${revision.id} is not the latest revision of this deployment: only the latest revision can be redeployed.`,
+    );
+  }
+  const status = store.revisionState(revision).status;
+  if (status !== 'DEPLOYED') {
+    return detail(
+      400,
+      `Revision ${revision.id} is ${status}: only a DEPLOYED revision can be redeployed.`,
+    );
+  }
+  store.redeployAgain(deployment, revision);
   return json(200, viewOf(context, deployment));
 }

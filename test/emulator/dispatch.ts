@@ -106,6 +106,10 @@ function handle(dispatcher: Dispatcher, request: EmulatorRequest): Reply {
 function injectedReply(fault: Fault): Reply {
   const status = fault.status ?? 500;
   const headers = fault.retryAfter === undefined ? undefined : { 'retry-after': fault.retryAfter };
+  if (fault.body !== undefined) {
+    const contentType = fault.contentType ?? 'text/plain';
+    return { kind: 'text', status, body: fault.body, contentType, headers };
+  }
   return detail(status, fault.detail ?? `injected ${status}`, headers);
 }
 
@@ -180,7 +184,9 @@ async function answer(
   if (fault?.kind === 'reset') return drop(response, entry, fault);
   if (fault !== undefined) entry.fault = fault.kind;
   if (fault?.kind === 'slow') await dispatcher.delays.wait(fault.delayMs ?? 0);
-  const reply = fault?.kind === 'status' ? injectedReply(fault) : handle(dispatcher, request);
+  const handled = fault?.kind === 'status' ? injectedReply(fault) : handle(dispatcher, request);
+  // 'commit-then-status': the handler ran (the effect happened); the answer is the fault's.
+  const reply = fault?.kind === 'commit-then-status' ? injectedReply(fault) : handled;
   // The effect has happened (the handler ran); only the answer is lost.
   if (fault?.kind === 'commit-then-drop') return drop(response, entry, fault);
   if (fault?.kind === 'commit-then-slow') await dispatcher.delays.wait(fault.delayMs ?? 0);

@@ -20,6 +20,14 @@ export interface EmulatorRequest {
 export type Reply =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'empty'; status: number }
+  /** A body that is not JSON (a proxy's plain-text or HTML error page). */
+  | {
+      kind: 'text';
+      status: number;
+      body: string;
+      contentType: string;
+      headers?: Record<string, string> | undefined;
+    }
   /** A streamed answer (server-sent events): the handler writes it itself. */
   | { kind: 'stream'; status: number; write: (response: ServerResponse) => void };
 
@@ -43,6 +51,16 @@ export function sendReply(response: ServerResponse, reply: Reply): void {
   }
   if (reply.kind === 'empty') {
     response.writeHead(reply.status).end();
+    return;
+  }
+  if (reply.kind === 'text') {
+    response
+      .writeHead(reply.status, {
+        'content-type': reply.contentType,
+        'content-length': Buffer.byteLength(reply.body),
+        ...reply.headers,
+      })
+      .end(reply.body);
     return;
   }
   const text = JSON.stringify(reply.body);

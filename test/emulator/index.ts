@@ -39,11 +39,15 @@ import type {
   RecordedRequest,
   RevisionScript,
   RunStreamScript,
+  ServiceMadeRevision,
 } from './types.ts';
 import { deploymentView, revisionView } from './views.ts';
 
+export { PERMISSIVE, PRODUCTION } from './preset.ts';
+export { repositoryKey } from './store.ts';
 export type {
   AuthenticateResult,
+  ConcurrentPatch,
   EmulatorOptions,
   Fault,
   FaultKind,
@@ -54,6 +58,7 @@ export type {
   RevisionScript,
   RunStreamEvent,
   RunStreamScript,
+  ServiceMadeRevision,
 } from './types.ts';
 
 export const DEFAULT_API_KEY = 'emulator-key';
@@ -75,11 +80,27 @@ export interface Emulator {
   scriptRunStream(deploymentName: string, script: RunStreamScript): void;
   addListener(listener: ListenerInput): Listener;
   /**
-   * A push to the hosted repository: `ref` (as the API names it: `main`, `refs/tags/v1`) now
-   * points at `sha`, and later builds of it carry that repo_commit_sha. Until then a build of a
-   * ref carries fakeCommitSha of it. Forgotten by reset().
+   * A push: `ref` (as the API names it: `main`, `refs/tags/v1`) of the repository `repoUrl` now
+   * points at `sha`, and later builds of it carry that repo_commit_sha (when a build takes it:
+   * EmulatorOptions.buildsRefAtBuildTime). Without `repoUrl`, the ref moves in every repository
+   * (as before repositories were told apart); with it, only in the deployments whose
+   * source_config.repo_url has the same repositoryKey (host/owner/name, case-insensitive,
+   * without `.git` or a trailing slash). Until a push, a build of a ref carries fakeCommitSha of
+   * it. With EmulatorOptions.buildsOnPush, starts a revision on each deployment of that
+   * repository and branch with build_on_push, and answers them (also in serviceMadeRevisions()).
+   * Forgotten by reset().
    */
-  pushCommit(ref: string, sha: string): void;
+  pushCommit(ref: string, sha: string, repoUrl?: string): ServiceMadeRevision[];
+  /**
+   * Starts a new revision of the deployment as the service does by itself (the UI's "New
+   * Revision"; no API request): of its latest revision's source, going as `script` says (else
+   * as the next queued script), e.g. {outcome: 'stay'} for a build a re-run finds under way. It
+   * is never refused (revisionInProgressConflict) and supersedes one still pending. Throws for
+   * an unknown id.
+   */
+  startRevision(deploymentId: string, script?: RevisionScript): Revision;
+  /** The revisions the service made by itself (push builds, startRevision), oldest first. */
+  serviceMadeRevisions(): ServiceMadeRevision[];
   setAuthenticateResult(result: AuthenticateResult): void;
   /** Caps every listing page at `pageCap` items (undefined: no cap); see EmulatorOptions. */
   setPageCap(pageCap: number | undefined): void;
@@ -136,8 +157,10 @@ class RunningEmulator implements Emulator {
   private readonly delays = new FaultDelays();
   private readonly dispatcher: Dispatcher;
   private closing: Promise<void> | undefined;
+  private readonly options: EmulatorOptions;
 
   constructor(server: Server, url: string, options: EmulatorOptions) {
+    this.options = options;
     const stepMs = options.stepMs ?? DEFAULT_STEP_MS;
     this.server = server;
     this.url = url;
@@ -156,7 +179,9 @@ class RunningEmulator implements Emulator {
         logTimestamps: options.logTimestamps ?? 'iso',
         patchAnswersStale: options.patchAnswersStale ?? false,
         revisionPostSupported: options.revisionPostSupported ?? false,
-        concurrentPatch: options.concurrentPatch,
+        concurrentPatch: options.concurrentPatch && { ...options.concurrentPatch },
+        revisionInProgressConflict: options.revisionInProgressConflict ?? false,
+        documentedRedeploy: options.documentedRedeploy ?? false,
         pageCap: options.pageCap,
         listOffset: options.listOffset ?? 'next',
         exactNameFilter: options.exactNameFilter ?? false,
@@ -173,6 +198,8 @@ class RunningEmulator implements Emulator {
         revisionIdsGlobal: options.revisionIdsGlobal ?? false,
         revisionsNameDeployment: options.revisionsNameDeployment ?? false,
         redeploysInPlace: options.redeploysInPlace ?? false,
+        buildsRefAtBuildTime: options.buildsRefAtBuildTime ?? false,
+        buildsOnPush: options.buildsOnPush ?? false,
         revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
         echoesCommands: options.echoesCommands ?? false,
         secretsInAnswers: options.secretsInAnswers ?? 'values',
@@ -221,8 +248,19 @@ class RunningEmulator implements Emulator {
     return this.context.listeners.add(listener);
   }
 
-  pushCommit(ref: string, sha: string): void {
-    this.context.store.pushCommit(ref, sha);
+  pushCommit(ref: string, sha: string, repoUrl?: string): ServiceMadeRevision[] {
+    return this.context.store.pushCommit(ref, sha, repoUrl);
+  }
+
+  startRevision(deploymentId: string, script?: RevisionScript): Revision {
+    const { store } = this.context;
+    const deployment = store.find(deploymentId);
+    if (deployment === undefined) throw new Error(`startRevision(): no deployment ${deploymentId}`);
+    return revisionView(store, store.startRevision(deployment, script && { ...script }));
+  }
+
+  serviceMadeRevisions(): ServiceMadeRevision[] {
+    return this.context.store.serviceMadeRevisions();
   }
 
   setAuthenticateResult(result: AuthenticateResult): void {
@@ -286,6 +324,9 @@ class RunningEmulator implements Emulator {
     this.context.runStreams.reset();
     this.faults.clear();
     this.requests.length = 0;
+    // A concurrentPatch's `times` starts again for the next test.
+    const { concurrentPatch } = this.options;
+    this.context.settings.concurrentPatch = concurrentPatch && { ...concurrentPatch };
   }
 
   close(): Promise<void> {

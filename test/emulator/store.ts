@@ -21,10 +21,47 @@ import {
   type RevisionState,
   revisionStateAt,
 } from './lifecycle.ts';
-import type { RevisionScript } from './types.ts';
+import type { RevisionScript, ServiceMadeRevision } from './types.ts';
 
-export interface StoredRevisionConfig extends SourceRevisionConfig {
-  repo_commit_sha: string;
+/** A revision's source_revision_config as answered: with the commit, once it is known. */
+export interface AnsweredRevisionConfig extends SourceRevisionConfig {
+  repo_commit_sha?: string;
+}
+
+/** The statuses in which a revision is in progress (EmulatorOptions.revisionInProgressConflict). */
+export const IN_PROGRESS_STATUSES: ReadonlySet<string> = new Set([
+  'CREATING',
+  'QUEUED',
+  'AWAITING_BUILD',
+  'BUILDING',
+  'AWAITING_DEPLOY',
+  'DEPLOYING',
+]);
+
+const TAG_REF = /^refs\/tags\/./;
+
+/**
+ * A repository's identity: host/owner/name, lower-case, without a scheme, user, `.git` or
+ * trailing slash (`https://GitHub.com/Org/Repo.git/` and `git@github.com:org/repo` are one).
+ */
+export function repositoryKey(url: string): string {
+  return url
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/^[^@/]+@/, '')
+    .replace(/^([^/:]+):(?!\d+\/)/, '$1/')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '');
+}
+
+/** A push (pushCommit): `ref` of the repository `repoKey` (undefined: of every one) is `sha`. */
+interface Push {
+  repoKey: string | undefined;
+  ref: string;
+  sha: string;
+  at: number;
 }
 
 export interface StoredRevision {
@@ -44,7 +81,18 @@ export interface StoredRevision {
   stepsRead?: number;
   /** The deployment's source_config when the revision was made. */
   sourceConfig: SourceConfig;
-  sourceRevisionConfig: StoredRevisionConfig;
+  /** Without repo_commit_sha, which commitOf() decides. */
+  sourceRevisionConfig: SourceRevisionConfig;
+  /** The commit, fixed when the revision was made (containers, and without buildsRefAtBuildTime). */
+  fixedCommit?: string;
+  /** With buildsRefAtBuildTime: the head of its ref when it entered BUILDING, once seen. */
+  builtCommit?: string;
+  /** Made by the service itself (a push build, startRevision), not by an API request. */
+  madeBy?: ServiceMadeRevision['cause'];
+  /** Overrides StoreSettings.revisionsListedAfterMs for this revision. */
+  listedAfterMs?: number;
+  /** documentedRedeploy: when each redeploy of it finishes (its updated_at moves then). */
+  redeployFinishes?: number[];
   /** The lines of its build log and deploy log (revealed as the revision moves; logs.ts). */
   buildLog: string[];
   deployLog: string[];
@@ -96,6 +144,10 @@ export interface StoreSettings {
   answersDeploymentType?: boolean;
   /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
   redeploysInPlace?: boolean;
+  /** EmulatorOptions.buildsRefAtBuildTime. */
+  buildsRefAtBuildTime?: boolean;
+  /** EmulatorOptions.buildsOnPush. */
+  buildsOnPush?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 }
@@ -106,14 +158,25 @@ export function fakeCommitSha(config: SourceRevisionConfig): string {
   return createHash('sha1').update(basis).digest('hex');
 }
 
-/** Fields that make a PATCH build a new revision (known-behaviour.md). */
-function patchMakesRevision(patch: PatchDeploymentRequest): boolean {
+/**
+ * Whether the emulator makes a revision for a PATCH: repo_ref, graph_config_path, image_uri or
+ * non-empty secrets (known-behaviour.md also names resource_spec: patchWouldMakeRevision).
+ */
+export function patchMakesRevision(patch: PatchDeploymentRequest): boolean {
   const revisionConfig = patch.source_revision_config ?? {};
   const changesCode =
     revisionConfig.repo_ref !== undefined ||
     revisionConfig.graph_config_path !== undefined ||
     revisionConfig.image_uri !== undefined;
   return changesCode || (patch.secrets?.length ?? 0) > 0;
+}
+
+/**
+ * The PATCHes known-behaviour.md says create a revision (repo_ref, graph_config_path, image_uri,
+ * resource_spec or secrets set): the writes revisionInProgressConflict refuses.
+ */
+export function patchWouldMakeRevision(patch: PatchDeploymentRequest): boolean {
+  return patchMakesRevision(patch) || patch.source_config?.resource_spec !== undefined;
 }
 
 function withoutUndefined<T extends object>(value: T): T {
@@ -126,8 +189,10 @@ export class DeploymentStore {
   /** Tracing projects, by name: one is created with each deployment, and outlives it by default. */
   private readonly tracing = new Set<string>();
   private readonly revisionScripts = new Map<string, RevisionScript[]>();
-  /** What each ref of the hosted repository points at, once a test pushed to it (pushCommit). */
-  private readonly refCommits = new Map<string, string>();
+  /** Every push (pushCommit), oldest first: what each ref of each repository pointed at when. */
+  private pushes: Push[] = [];
+  /** The revisions the service made by itself, oldest first. */
+  private serviceMade: ServiceMadeRevision[] = [];
 
   constructor(settings: StoreSettings) {
     this.settings = settings;
@@ -271,7 +336,8 @@ export class DeploymentStore {
 
   /** Whether the revisions list shows `revision` yet (EmulatorOptions.revisionsListedAfterMs). */
   isListed(revision: StoredRevision): boolean {
-    return this.now() >= revision.createdAt + (this.settings.revisionsListedAfterMs ?? 0);
+    const lag = revision.listedAfterMs ?? this.settings.revisionsListedAfterMs ?? 0;
+    return this.now() >= revision.createdAt + lag;
   }
 
   /** Applies a PATCH, building a new revision when it changes code or secrets; returns it. */
@@ -307,12 +373,64 @@ export class DeploymentStore {
   private addRevisionOver(
     deployment: StoredDeployment,
     config: SourceRevisionConfig | undefined,
+    scripted?: RevisionScript,
   ): StoredRevision {
     const latest = this.latestRevision(deployment);
-    return this.addRevision(deployment, {
-      ...withoutCommitSha(latest?.sourceRevisionConfig),
-      ...withoutUndefined(config ?? {}),
-    });
+    return this.addRevision(
+      deployment,
+      { ...latest?.sourceRevisionConfig, ...withoutUndefined(config ?? {}) },
+      deployment.sourceConfig,
+      scripted,
+    );
+  }
+
+  /**
+   * A revision the service makes by itself (Emulator.startRevision: as "New Revision" in the UI),
+   * of the latest revision's source; `script` (else the next queued one) says how it goes.
+   */
+  startRevision(deployment: StoredDeployment, script?: RevisionScript): StoredRevision {
+    const revision = this.addRevisionOver(deployment, undefined, script);
+    this.recordServiceMade(deployment, revision, { cause: 'start', at: revision.createdAt });
+    return revision;
+  }
+
+  private recordServiceMade(
+    deployment: StoredDeployment,
+    revision: StoredRevision,
+    made: Omit<ServiceMadeRevision, 'deploymentId' | 'revisionId'>,
+  ): void {
+    revision.madeBy = made.cause;
+    deployment.updatedAt = made.at;
+    this.serviceMade.push({ ...made, deploymentId: deployment.id, revisionId: revision.id });
+  }
+
+  /** The revisions the service made by itself, oldest first (copies). */
+  serviceMadeRevisions(): ServiceMadeRevision[] {
+    return this.serviceMade.map((made) => ({ ...made }));
+  }
+
+  /**
+   * documentedRedeploy: deploys `revision` (the latest, DEPLOYED) again, without a rebuild or a
+   * new revision; it stays DEPLOYED, and its updated_at moves when the redeploy finishes.
+   */
+  redeployAgain(deployment: StoredDeployment, revision: StoredRevision): void {
+    const now = this.now();
+    deployment.updatedAt = now;
+    revision.redeployFinishes = [...(revision.redeployFinishes ?? []), now + 2 * revision.stepMs];
+  }
+
+  /** When the revision last changed: its status, or a redeploy that has finished since. */
+  revisionUpdatedAt(revision: StoredRevision, state: RevisionState): number {
+    const now = this.now();
+    const finished = (revision.redeployFinishes ?? []).filter((at) => at <= now);
+    return Math.max(state.since, ...finished);
+  }
+
+  /** The latest revision when it is in progress (IN_PROGRESS_STATUSES), else undefined. */
+  revisionInProgress(deployment: StoredDeployment): StoredRevision | undefined {
+    const latest = this.latestRevision(deployment);
+    if (latest === undefined) return undefined;
+    return IN_PROGRESS_STATUSES.has(this.revisionState(latest).status) ? latest : undefined;
   }
 
   /**
@@ -327,7 +445,7 @@ export class DeploymentStore {
     }
     return this.addRevision(
       deployment,
-      withoutCommitSha(revision.sourceRevisionConfig),
+      { ...revision.sourceRevisionConfig },
       revision.sourceConfig,
       // What failed once for the platform's sake deploys when redeployed; no queued script.
       revision.failsOnce ? { outcome: 'deploy' } : undefined,
@@ -397,9 +515,98 @@ export class DeploymentStore {
     this.revisionScripts.set(name, queue);
   }
 
-  /** The hosted repository's `ref` now points at `sha`: later builds of it carry that commit. */
-  pushCommit(ref: string, sha: string): void {
-    this.refCommits.set(ref, sha);
+  /**
+   * A push: `ref` of the repository `repoUrl` (of every repository when undefined) now points at
+   * `sha`, and later builds of it carry that commit. With buildsOnPush, every hosted_repo
+   * deployment of that repository and branch whose build_on_push is true gets a new revision.
+   */
+  pushCommit(ref: string, sha: string, repoUrl?: string): ServiceMadeRevision[] {
+    const at = this.now();
+    const repoKey = repoUrl === undefined ? undefined : repositoryKey(repoUrl);
+    this.pushes.push({ repoKey, ref, sha, at });
+    if (!this.settings.buildsOnPush || TAG_REF.test(ref)) return [];
+    const made: ServiceMadeRevision[] = [];
+    for (const deployment of this.all()) {
+      if (!this.buildsPushTo(deployment, ref, repoKey)) continue;
+      const revision = this.addRevisionOver(deployment, undefined);
+      const record = { cause: 'push' as const, ref, sha, at, ...(repoUrl ? { repoUrl } : {}) };
+      this.recordServiceMade(deployment, revision, record);
+      made.push({ ...record, deploymentId: deployment.id, revisionId: revision.id });
+    }
+    return made;
+  }
+
+  /** Whether a push to `ref` of `repoKey` (undefined: any) starts a build of `deployment`. */
+  private buildsPushTo(
+    deployment: StoredDeployment,
+    ref: string,
+    repoKey: string | undefined,
+  ): boolean {
+    if (deployment.source !== 'hosted_repo' || this.isDeleting(deployment)) return false;
+    if (deployment.sourceConfig.build_on_push !== true) return false;
+    if (this.latestRevision(deployment)?.sourceRevisionConfig.repo_ref !== ref) return false;
+    return repoKey === undefined || this.repoKeyOf(deployment.sourceConfig) === repoKey;
+  }
+
+  private repoKeyOf(config: SourceConfig): string | undefined {
+    return config.repo_url === undefined ? undefined : repositoryKey(config.repo_url);
+  }
+
+  /** The head of `config`'s ref in the repository `repoKey` at `at` (fakeCommitSha before a push). */
+  private headAt(repoKey: string | undefined, config: SourceRevisionConfig, at: number): string {
+    const ref = config.repo_ref;
+    const push =
+      ref === undefined
+        ? undefined
+        : this.pushes.findLast(
+            (each) =>
+              each.ref === ref &&
+              each.at <= at &&
+              (each.repoKey === undefined || each.repoKey === repoKey),
+          );
+    return push?.sha ?? fakeCommitSha(config);
+  }
+
+  /**
+   * The revision's repo_commit_sha now: fixed when it was made, or (buildsRefAtBuildTime) the
+   * head of its ref when it entered BUILDING, undefined until then and when it never builds.
+   */
+  commitOf(revision: StoredRevision): string | undefined {
+    if (revision.fixedCommit !== undefined) return revision.fixedCommit;
+    if (revision.builtCommit !== undefined) return revision.builtCommit;
+    const at = this.buildingEnteredAt(revision);
+    if (at === undefined) return undefined;
+    const repoKey = this.repoKeyOf(revision.sourceConfig);
+    revision.builtCommit = this.headAt(repoKey, revision.sourceRevisionConfig, at);
+    return revision.builtCommit;
+  }
+
+  /** The revision's source_revision_config as answered, with its commit when known. */
+  revisionConfigAnswer(revision: StoredRevision): AnsweredRevisionConfig {
+    const commit = this.commitOf(revision);
+    return {
+      ...revision.sourceRevisionConfig,
+      ...(commit === undefined ? {} : { repo_commit_sha: commit }),
+    };
+  }
+
+  /** When the revision entered BUILDING, if it has by now (and was not skipped before). */
+  private buildingEnteredAt(revision: StoredRevision): number | undefined {
+    const building = revision.plan.phases.indexOf('BUILDING');
+    if (building < 0) return undefined;
+    const now = this.now();
+    if (revision.stepsRead !== undefined) {
+      // One status per read: it entered BUILDING at the read that shows it.
+      if (revision.supersededAt !== undefined) return undefined;
+      return revision.stepsRead >= building ? now : undefined;
+    }
+    let at = revision.createdAt;
+    for (let index = 0; index < building; index++) {
+      at += revision.phaseMs?.[index] ?? revision.stepMs;
+    }
+    if (now < at) return undefined;
+    if (revision.supersededAt !== undefined && revision.supersededAt <= at) return undefined;
+    return at;
   }
 
   /** The next script queued for the deployment's name (a deployment without one has none). */
@@ -410,16 +617,11 @@ export class DeploymentStore {
   }
 
   reset(): void {
-    this.refCommits.clear();
+    this.pushes = [];
+    this.serviceMade = [];
     this.byId.clear();
     this.tracing.clear();
     this.revisionScripts.clear();
-  }
-
-  /** The commit a build of `config` gets: what its ref points at (fakeCommitSha until a push). */
-  private commitOf(config: SourceRevisionConfig): string {
-    const pushed = config.repo_ref === undefined ? undefined : this.refCommits.get(config.repo_ref);
-    return pushed ?? fakeCommitSha(config);
   }
 
   /**
@@ -427,6 +629,8 @@ export class DeploymentStore {
    * built), as the next script says (a deploy-fail-once revision deploys), and becomes the latest.
    */
   private restart(deployment: StoredDeployment, revision: StoredRevision): StoredRevision {
+    // The commit it built stays (its deploy phase only runs again): decided before the plan changes.
+    this.commitOf(revision);
     const now = this.now();
     this.supersedePending(deployment, now);
     const script: RevisionScript | undefined = revision.failsOnce
@@ -479,7 +683,12 @@ export class DeploymentStore {
       ...(script?.phaseMs ? { phaseMs: [...script.phaseMs] } : {}),
       plan: planFor(script),
       sourceConfig: structuredClone(builtWith),
-      sourceRevisionConfig: { ...revisionConfig, repo_commit_sha: this.commitOf(revisionConfig) },
+      sourceRevisionConfig: revisionConfig,
+      ...(this.settings.buildsRefAtBuildTime && deployment.source === 'hosted_repo'
+        ? {}
+        : {
+            fixedCommit: this.headAt(this.repoKeyOf(builtWith), revisionConfig, now),
+          }),
       hiddenReads: this.settings.notFoundAfterWrite,
       ...(script?.stepEachRead ? { stepsRead: 0 } : {}),
       buildLog: script?.buildLog ?? defaultBuildLog(script?.outcome),
@@ -512,10 +721,4 @@ function defaultDeployLog(outcome: RevisionScript['outcome'] | undefined): strin
   return outcome === 'deploy-fail'
     ? [...lines, 'error: the health check failed']
     : [...lines, 'Serving'];
-}
-
-function withoutCommitSha(config: StoredRevisionConfig | undefined): SourceRevisionConfig {
-  if (config === undefined) return {};
-  const { repo_commit_sha: _sha, ...rest } = config;
-  return rest;
 }

@@ -47,11 +47,11 @@ export interface EmulatorOptions {
    */
   revisionPostSupported?: boolean;
   /**
-   * Default none. Another run's PATCH with this source_revision_config lands right after each
-   * write of a client that makes a revision (a PATCH, a POST .../revisions, a redeploy), before
-   * that write is answered: its revision is the newest. Two runs without a concurrency group.
+   * Default none. Another run's PATCH with this source_revision_config lands beside each write of
+   * a client that makes a revision (a PATCH, a POST .../revisions, a redeploy that makes one),
+   * before that write is answered. Two runs without a concurrency group. See ConcurrentPatch.
    */
-  concurrentPatch?: { repo_ref?: string; image_uri?: string };
+  concurrentPatch?: ConcurrentPatch;
   /**
    * Default 0. A revision shows in GET .../revisions only this many ms (emulator clock) after it
    * was made, as a server may that lists revisions late; GET .../revisions/{id} answers it at once.
@@ -101,6 +101,49 @@ export interface EmulatorOptions {
    * new revision, and a client proves the restart by the revision leaving its failed status.
    */
   redeploysInPlace?: boolean;
+  /**
+   * When a hosted_repo revision's `repo_commit_sha` is decided. Production: true (documented: "a
+   * revision builds its ref as the ref stands when the build runs"): the revision carries no
+   * `repo_commit_sha` until it reaches BUILDING (absent while CREATING/QUEUED/AWAITING_BUILD, and
+   * for good when it never builds: CREATE_FAILED, or SKIPPED before it built); from then on it is
+   * the head of its ref, in its deployment's repository, at the moment it entered BUILDING
+   * (pushCommit). Permissive, the default: false, the commit is fixed when the revision is made.
+   * Container revisions are not affected.
+   */
+  buildsRefAtBuildTime?: boolean;
+  /**
+   * Production: true (a deployment with `source_config.build_on_push` builds pushes by itself):
+   * pushCommit(ref, sha, repoUrl) starts a new revision, as the service does (no API request),
+   * on every hosted_repo deployment of that repository (every repository when repoUrl is left
+   * out) whose latest revision's repo_ref is `ref` (a branch) and whose build_on_push is true. It
+   * takes the deployment's next scripted revision, supersedes one still pending (SKIPPED, as
+   * pushes queued behind a build end), is the deployment's latest, and is recorded in
+   * Emulator.serviceMadeRevisions(). Permissive, the default: false, a push only moves the ref.
+   */
+  buildsOnPush?: boolean;
+  /**
+   * Production: true (the previous API version documents it; known-behaviour.md). A write that
+   * would make a revision (a PATCH setting repo_ref, graph_config_path, image_uri, resource_spec
+   * or non-empty secrets; POST .../revisions; a redeploy that would make or restart a revision)
+   * while the deployment's latest revision is in progress (CREATING, QUEUED, AWAITING_BUILD,
+   * BUILDING, AWAITING_DEPLOY, DEPLOYING) answers 409 {detail} and changes nothing. A PATCH of
+   * mutable fields only (build_on_push, custom_url) is not refused. Service-made revisions (push
+   * builds, startRevision) are never refused. Permissive, the default: false, the write is taken
+   * and the pending revision ends SKIPPED.
+   */
+  revisionInProgressConflict?: boolean;
+  /**
+   * Production: true (known-behaviour.md "Redeploy semantics", documented for the previous API
+   * version): POST .../revisions/{id}/redeploy of a revision that is not DEPLOYED, or is not the
+   * deployment's latest_revision_id, answers 400 {detail} and changes nothing (a client must not
+   * match the detail's words). Of the latest DEPLOYED revision, it deploys that revision again
+   * without a rebuild and without a new revision, and answers the Deployment: the revision's
+   * status stays DEPLOYED throughout, and only its `updated_at` moves, to when the redeploy
+   * finishes (two of its steps later). No concurrentPatch follows it (no revision is made).
+   * Permissive, the default: false, a redeploy makes a new revision, or restarts the named one
+   * with redeploysInPlace.
+   */
+  documentedRedeploy?: boolean;
   /** Default true; false makes DELETE /v2/deployments/{id} answer 405 (an older server). */
   deleteSupported?: boolean;
   /**
@@ -176,11 +219,54 @@ export interface EmulatorOptions {
   publicUrl?: (port: number) => string;
 }
 
+/**
+ * EmulatorOptions.concurrentPatch: another run (same deployment, no concurrency group) writes
+ * beside this client's revision writes. Its write is a request to the same server, so it meets
+ * the same rules: with revisionInProgressConflict it is refused (lands nothing) while the latest
+ * revision is in progress, so under the production rules 'after' lands nothing (this client's
+ * revision is in progress) and 'before' makes this client's write answer 409 (the other run's
+ * revision is in progress). patchAnswersStale answers the deployment as it was just before this
+ * client's write was applied: with 'before', its latest_revision_id names the other run's
+ * revision. revisionsListedAfterMs applies to both revisions, unless listedAfterMs is given.
+ */
+export interface ConcurrentPatch {
+  repo_ref?: string;
+  image_uri?: string;
+  /**
+   * 'after' (default): the other run's write lands right after this client's write is applied,
+   * before it is answered (the other run's revision is the newest). 'before': it lands just
+   * before this client's write is applied (the other run's revision is older than this run's).
+   */
+  when?: 'before' | 'after';
+  /** How many of this client's revision writes it goes with (refused ones count). Default: all. */
+  times?: number;
+  /** The other run's revision shows in GET .../revisions only this many ms after it was made. */
+  listedAfterMs?: number;
+}
+
+/**
+ * A revision the service made by itself, without an API request (so no entry in `requests`
+ * made it): 'push' by pushCommit on a deployment with build_on_push (EmulatorOptions.buildsOnPush),
+ * 'start' by Emulator.startRevision.
+ */
+export interface ServiceMadeRevision {
+  cause: 'push' | 'start';
+  deploymentId: string;
+  revisionId: string;
+  /** For 'push': the ref and commit pushed, and the repository named (absent: every one). */
+  ref?: string;
+  sha?: string;
+  repoUrl?: string;
+  /** Emulator time when it was made. */
+  at: number;
+}
+
 export type FaultKind =
   | 'status'
   | 'reset'
   | 'slow'
   | 'commit-then-drop'
+  | 'commit-then-status'
   | 'commit-then-slow'
   | 'huge-body'
   | 'endless-body';
@@ -198,6 +284,9 @@ export interface Fault {
    * - 'reset': destroy the socket without answering;
    * - 'slow': wait `delayMs` real milliseconds, then answer normally;
    * - 'commit-then-drop': perform the request's effect, then destroy the socket unanswered;
+   * - 'commit-then-status': perform the request's effect, then answer as 'status' does (`status`,
+   *   default 500, with {detail} or the plain `body`): a write whose answer was lost after the
+   *   server made it (a POST .../revisions that made the revision, then 500);
    * - 'commit-then-slow': perform the request's effect at once, then hold the answer `delayMs`
    *   real milliseconds (a write that reached the server while its client gave up waiting);
    * - 'huge-body': perform the effect, then answer 200 with `bytes` of JSON-looking text, as a
@@ -206,8 +295,14 @@ export interface Fault {
    */
   kind: FaultKind;
   status?: number;
-  /** For 'status': the answer's detail (a server that quotes what it refused). */
+  /** For 'status' and 'commit-then-status': the answer's detail (a server that quotes what it refused). */
   detail?: string;
+  /**
+   * For 'status' and 'commit-then-status': answer this text as the body instead of {detail} (a
+   * proxy's plain-text or HTML page), with `contentType` (default 'text/plain').
+   */
+  body?: string;
+  contentType?: string;
   retryAfter?: string;
   delayMs?: number;
   /** For 'huge-body': the body's size. Default 200 MB. */

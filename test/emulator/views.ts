@@ -113,7 +113,7 @@ export function deploymentView(
       store.containerTier,
     ),
     // "For a Deployment, its values refer to the latest revision" (spec 2.1).
-    source_revision_config: latest === undefined ? null : { ...latest.sourceRevisionConfig },
+    source_revision_config: latest === undefined ? null : store.revisionConfigAnswer(latest),
     secrets: secretsAnswer(deployment, store.secretsInAnswers),
     created_at: isoAt(deployment.createdAt),
     updated_at: isoAt(deployment.updatedAt),
@@ -134,7 +134,7 @@ export function revisionView(store: DeploymentStore, revision: StoredRevision): 
     status: state.status,
     source: revision.source,
     created_at: isoAt(revision.createdAt),
-    updated_at: isoAt(state.since),
+    updated_at: isoAt(store.revisionUpdatedAt(revision, state)),
     ...(store.revisionsShowSourceConfig
       ? {
           source_config: sourceConfigAnswer(
@@ -144,7 +144,7 @@ export function revisionView(store: DeploymentStore, revision: StoredRevision): 
           ),
         }
       : {}),
-    source_revision_config: { ...revision.sourceRevisionConfig },
+    source_revision_config: store.revisionConfigAnswer(revision),
   };
   if (revision.statusMessage !== undefined && !isPending(state, revision.plan)) {
     view.status_message = revision.statusMessage;

@@ -4,6 +4,7 @@
  * shared/spec/known-behaviour.md.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -1894,3 +1895,626 @@ describe('as other clients found it in the field (issue 31)', () => {
     ]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The documented production rules (issues 35 and 36), each an option, and the presets.
+
+const REPO_A = 'https://github.com/org/agent';
+const REPO_B = 'https://github.com/org/deploy-repo';
+
+function hostedOf(name: string, repoUrl: string, extra: Record<string, unknown> = {}) {
+  const body = hostedBody(name);
+  return {
+    ...body,
+    source_config: { repo_url: repoUrl, ...extra },
+    source_revision_config: { ...body.source_revision_config },
+  };
+}
+
+async function revisionAnswer(deploymentId: unknown, revisionId: unknown): Promise<Json> {
+  const answer = await call('GET', `/v2/deployments/${deploymentId}/revisions/${revisionId}`);
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+
+function commitOf(revision: Json): unknown {
+  return (revision.source_revision_config as Json | undefined)?.repo_commit_sha;
+}
+
+describe('buildsRefAtBuildTime', () => {
+  it('by default fixes the commit when the revision is made: a later push does not change it', async () => {
+    emulator.pushCommit('main', 'a'.repeat(40));
+    const deployment = await create('agent');
+    expect(commitOf(deployment)).toBe('a'.repeat(40));
+    emulator.pushCommit('main', 'b'.repeat(40));
+    emulator.advance(STEP * 7);
+    expect(commitOf(await revisionAnswer(deployment.id, deployment.latest_revision_id))).toBe(
+      'a'.repeat(40),
+    );
+  });
+
+  it('has no commit until BUILDING, then the head of the ref when it entered BUILDING', async () => {
+    await start({ buildsRefAtBuildTime: true });
+    emulator.pushCommit('main', 'a'.repeat(40));
+    const deployment = await create('agent');
+    const id = deployment.latest_revision_id;
+    expect(deployment.source_revision_config).not.toHaveProperty('repo_commit_sha');
+    for (const status of ['CREATING', 'QUEUED', 'AWAITING_BUILD']) {
+      const revision = await revisionAnswer(deployment.id, id);
+      expect(revision.status).toBe(status);
+      expect(revision.source_revision_config).toEqual({
+        repo_ref: 'main',
+        graph_config_path: 'agent/graph.json',
+      });
+      emulator.advance(STEP);
+    }
+    // The branch moved on after the revision was made, before it built: the build takes it.
+    emulator.pushCommit('main', 'b'.repeat(40));
+    expect(await revisionAnswer(deployment.id, id)).toMatchObject({
+      status: 'BUILDING',
+      source_revision_config: { repo_commit_sha: 'b'.repeat(40) },
+    });
+    // A push while it builds is not this build's.
+    emulator.pushCommit('main', 'c'.repeat(40));
+    emulator.advance(STEP * 3);
+    expect(await revisionAnswer(deployment.id, id)).toMatchObject({
+      status: 'DEPLOYED',
+      source_revision_config: { repo_commit_sha: 'b'.repeat(40) },
+    });
+    const read = await call('GET', `/v2/deployments/${deployment.id}`);
+    expect(commitOf(read.body)).toBe('b'.repeat(40));
+  });
+
+  it('takes the head at the moment it entered BUILDING, even when first read much later', async () => {
+    await start({ buildsRefAtBuildTime: true });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 2);
+    emulator.pushCommit('main', 'a'.repeat(40)); // AWAITING_BUILD: before the build
+    emulator.advance(STEP + 1);
+    emulator.pushCommit('main', 'b'.repeat(40)); // BUILDING: after the build fetched the ref
+    emulator.advance(STEP * 10);
+    expect(commitOf(await revisionAnswer(deployment.id, deployment.latest_revision_id))).toBe(
+      'a'.repeat(40),
+    );
+  });
+
+  it('gives no commit to a revision that never builds (skipped before it built, or CREATE_FAILED)', async () => {
+    await start({ buildsRefAtBuildTime: true });
+    emulator.scriptRevision('agent', { outcome: 'create-fail' });
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    emulator.advance(STEP * 3);
+    expect(await revisionAnswer(deployment.id, deployment.latest_revision_id)).toMatchObject({
+      status: 'CREATE_FAILED',
+    });
+    const first = await call('PATCH', url, { body: { source_revision_config: { repo_ref: 'a' } } });
+    emulator.advance(STEP);
+    await call('PATCH', url, { body: { source_revision_config: { repo_ref: 'b' } } });
+    emulator.advance(STEP * 10);
+    const [created, skipped, deployed] = emulator.revisions(String(deployment.id));
+    expect(created?.source_revision_config).not.toHaveProperty('repo_commit_sha');
+    expect(skipped).toMatchObject({ id: first.body.latest_revision_id, status: 'SKIPPED' });
+    expect(skipped?.source_revision_config).not.toHaveProperty('repo_commit_sha');
+    expect(deployed?.source_revision_config.repo_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('builds the ref of its own repository: a push to another repository is not its commit', async () => {
+    await start({ buildsRefAtBuildTime: true });
+    const own = await call('POST', '/v2/deployments', { body: hostedOf('own', REPO_A) });
+    const other = await call('POST', '/v2/deployments', { body: hostedOf('other', REPO_B) });
+    emulator.pushCommit('main', 'a'.repeat(40), 'HTTPS://GitHub.com/Org/Agent.git/');
+    emulator.pushCommit('main', 'b'.repeat(40), `${REPO_B}.git`);
+    emulator.advance(STEP * 7);
+    expect(commitOf(await revisionAnswer(own.body.id, own.body.latest_revision_id))).toBe(
+      'a'.repeat(40),
+    );
+    expect(commitOf(await revisionAnswer(other.body.id, other.body.latest_revision_id))).toBe(
+      'b'.repeat(40),
+    );
+  });
+
+  it('keeps the built commit through a redeploy in place (no rebuild)', async () => {
+    await start({ buildsRefAtBuildTime: true, redeploysInPlace: true });
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail' });
+    emulator.pushCommit('main', 'a'.repeat(40));
+    const deployment = await create('agent');
+    emulator.advance(STEP * 7);
+    emulator.pushCommit('main', 'b'.repeat(40));
+    const id = deployment.latest_revision_id;
+    await call('POST', `/v2/deployments/${deployment.id}/revisions/${id}/redeploy`);
+    emulator.advance(STEP * 3);
+    expect(await revisionAnswer(deployment.id, id)).toMatchObject({
+      status: 'DEPLOYED',
+      source_revision_config: { repo_commit_sha: 'a'.repeat(40) },
+    });
+  });
+});
+
+describe('repositories and pushes (pushCommit, buildsOnPush)', () => {
+  it('tells repositories apart by host/owner/name, whatever the case, .git or trailing slash', async () => {
+    const { repositoryKey } = await import('../emulator/index.ts');
+    expect(repositoryKey('https://GitHub.com/Org/Agent.git/')).toBe('github.com/org/agent');
+    expect(repositoryKey('git@github.com:org/agent.git')).toBe('github.com/org/agent');
+    expect(repositoryKey('github.com/org/agent')).toBe('github.com/org/agent');
+    expect(repositoryKey('https://git.example.test:8443/org/agent')).toBe(
+      'git.example.test:8443/org/agent',
+    );
+    expect(repositoryKey(REPO_A)).not.toBe(repositoryKey(REPO_B));
+  });
+
+  it('moves a ref of one repository only; the 2-argument form moves it in every repository', async () => {
+    emulator.pushCommit('main', 'a'.repeat(40), REPO_B);
+    const own = await call('POST', '/v2/deployments', { body: hostedOf('own', REPO_A) });
+    const other = await call('POST', '/v2/deployments', { body: hostedOf('other', REPO_B) });
+    expect(commitOf(own.body)).toBe(fakeSha('main'));
+    expect(commitOf(other.body)).toBe('a'.repeat(40));
+    emulator.pushCommit('main', 'b'.repeat(40));
+    const url = (id: unknown) => `/v2/deployments/${id}`;
+    const patch = { body: { source_revision_config: { repo_ref: 'main' } } };
+    expect(commitOf((await call('PATCH', url(own.body.id), patch)).body)).toBe('b'.repeat(40));
+    expect(commitOf((await call('PATCH', url(other.body.id), patch)).body)).toBe('b'.repeat(40));
+  });
+
+  it('by default a push only moves the ref: no revision, even with build_on_push', async () => {
+    const deployment = await call('POST', '/v2/deployments', {
+      body: hostedOf('agent', REPO_A, { build_on_push: true }),
+    });
+    expect(emulator.pushCommit('main', 'a'.repeat(40), REPO_A)).toEqual([]);
+    expect(emulator.revisions(String(deployment.body.id))).toHaveLength(1);
+    expect(emulator.serviceMadeRevisions()).toEqual([]);
+  });
+
+  it('with buildsOnPush, a push builds every deployment of that repository and branch with build_on_push', async () => {
+    await start({ buildsOnPush: true, buildsRefAtBuildTime: true });
+    const made = async (name: string, repoUrl: string, extra: Record<string, unknown>) => {
+      const answer = await call('POST', '/v2/deployments', {
+        body: hostedOf(name, repoUrl, extra),
+      });
+      expect(answer.status).toBe(201);
+      return String(answer.body.id);
+    };
+    const builds = await made('builds', REPO_A, { build_on_push: true });
+    const alsoBuilds = await made('also-builds', `${REPO_A.toUpperCase()}.git`, {
+      build_on_push: true,
+    });
+    const off = await made('off', REPO_A, { build_on_push: false });
+    const otherRepo = await made('other-repo', REPO_B, { build_on_push: true });
+    const otherBranch = await made('other-branch', REPO_A, { build_on_push: true });
+    await call('PATCH', `/v2/deployments/${otherBranch}`, {
+      body: { source_revision_config: { repo_ref: 'dev' } },
+    });
+    emulator.advance(STEP * 7);
+    emulator.scriptRevision('builds', { outcome: 'stay' });
+    const requestsBefore = emulator.requests.length;
+
+    const started = emulator.pushCommit('main', 'a'.repeat(40), REPO_A);
+
+    expect(started.map((each) => each.deploymentId).sort()).toEqual([builds, alsoBuilds].sort());
+    expect(emulator.requests).toHaveLength(requestsBefore); // no API request made them
+    expect(emulator.serviceMadeRevisions()).toEqual(started);
+    expect(started[0]).toMatchObject({ cause: 'push', ref: 'main', sha: 'a'.repeat(40) });
+    for (const id of [off, otherRepo]) expect(emulator.revisions(id)).toHaveLength(1);
+    expect(emulator.revisions(otherBranch)).toHaveLength(2);
+    const pushBuild = started.find((each) => each.deploymentId === builds);
+    const deployment = await call('GET', `/v2/deployments/${builds}`);
+    expect(deployment.body.latest_revision_id).toBe(pushBuild?.revisionId);
+    // The scripted push build stays BUILDING, the commit pushed: the build a re-run meets.
+    emulator.advance(STEP * 20);
+    expect(await revisionAnswer(builds, pushBuild?.revisionId)).toMatchObject({
+      status: 'BUILDING',
+      source_revision_config: { repo_ref: 'main', repo_commit_sha: 'a'.repeat(40) },
+    });
+    expect(deployment.body.active_revision_id).not.toBe(pushBuild?.revisionId);
+  });
+
+  it('with buildsOnPush, a push supersedes a pending revision, and the 2-argument push builds every repository', async () => {
+    await start({ buildsOnPush: true });
+    const a = await call('POST', '/v2/deployments', {
+      body: hostedOf('a', REPO_A, { build_on_push: true }),
+    });
+    const b = await call('POST', '/v2/deployments', {
+      body: hostedOf('b', REPO_B, { build_on_push: true }),
+    });
+    const started = emulator.pushCommit('main', 'a'.repeat(40));
+    expect(started.map((each) => each.deploymentId)).toEqual([a.body.id, b.body.id]);
+    expect(started[0]).not.toHaveProperty('repoUrl');
+    emulator.advance(STEP * 7);
+    expect(emulator.revisions(String(a.body.id)).map((revision) => revision.status)).toEqual([
+      'SKIPPED',
+      'DEPLOYED',
+    ]);
+    // A tag never moves on push; a push to it builds nothing.
+    expect(emulator.pushCommit('refs/tags/v1', 'b'.repeat(40))).toEqual([]);
+  });
+
+  it('takes pushes and starts service-made revisions through the admin API', async () => {
+    await start({ buildsOnPush: true });
+    const deployment = await call('POST', '/v2/deployments', {
+      body: hostedOf('agent', REPO_A, { build_on_push: true }),
+    });
+    const admin = (command: string, body: unknown) =>
+      call('POST', `/_emulator/${command}`, { body, key: null });
+    const pushed = await admin('push', { ref: 'main', sha: 'a'.repeat(40), repoUrl: REPO_A });
+    expect(pushed.status).toBe(200);
+    expect((pushed.body as unknown as Json[])[0]).toMatchObject({
+      cause: 'push',
+      deploymentId: deployment.body.id,
+    });
+    const startedAnswer = await admin('start-revision', {
+      deploymentId: deployment.body.id,
+      outcome: 'stay',
+      stayAt: 'AWAITING_BUILD',
+    });
+    expect(startedAnswer.status).toBe(201);
+    emulator.advance(STEP * 20);
+    expect(await revisionStatus(deployment.body.id, startedAnswer.body.id)).toBe('AWAITING_BUILD');
+    expect((await admin('start-revision', { deploymentId: 'nope' })).status).toBe(404);
+    expect((await admin('push', { ref: 'main' })).status).toBe(400);
+    expect(emulator.serviceMadeRevisions().map((each) => each.cause)).toEqual(['push', 'start']);
+  });
+});
+
+describe('startRevision', () => {
+  it('makes a revision as the service does, with its script, never refused, and records it', async () => {
+    await start({ revisionInProgressConflict: true, buildsRefAtBuildTime: true });
+    const deployment = await create('agent');
+    const requestsBefore = emulator.requests.length;
+    const revision = emulator.startRevision(String(deployment.id), { outcome: 'stay' });
+    expect(emulator.requests).toHaveLength(requestsBefore);
+    expect(revision).toMatchObject({
+      status: 'CREATING',
+      source_revision_config: { repo_ref: 'main' },
+    });
+    expect(emulator.deployments()[0]?.latest_revision_id).toBe(revision.id);
+    emulator.advance(STEP * 50);
+    expect(await revisionStatus(deployment.id, revision.id)).toBe('BUILDING');
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('SKIPPED');
+    expect(emulator.serviceMadeRevisions()).toEqual([
+      expect.objectContaining({ cause: 'start', revisionId: revision.id }),
+    ]);
+    expect(() => emulator.startRevision('nope')).toThrow(/no deployment nope/);
+  });
+});
+
+describe('revisionInProgressConflict', () => {
+  it('answers 409 {detail} to a revision write while the latest revision is in progress, and changes nothing', async () => {
+    await start({ revisionInProgressConflict: true, revisionPostSupported: true });
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    for (const steps of [0, 1, 2, 3, 4, 5]) {
+      emulator.advance(steps === 0 ? 0 : STEP);
+      const before = emulator.deployments();
+      const writes = [
+        call('PATCH', url, { body: { source_revision_config: { repo_ref: 'next' } } }),
+        call('PATCH', url, { body: { source_revision_config: { graph_config_path: 'b.json' } } }),
+        call('PATCH', url, { body: { secrets: [{ name: 'A', value: 'b' }] } }),
+        call('POST', `${url}/revisions`, { body: { source_revision_config: { repo_ref: 'x' } } }),
+        call('POST', `${url}/revisions/${deployment.latest_revision_id}/redeploy`),
+      ];
+      for (const answer of await Promise.all(writes)) {
+        expect(answer.status).toBe(409);
+        expect(typeof answer.body.detail).toBe('string');
+      }
+      expect(emulator.deployments()).toEqual(before);
+    }
+    // Mutable fields only, or an empty secrets list: no revision, not refused.
+    const mutable = await call('PATCH', url, { body: { source_config: { build_on_push: true } } });
+    expect(mutable.status).toBe(200);
+    expect((await call('PATCH', url, { body: { secrets: [] } })).status).toBe(200);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+    emulator.advance(STEP); // DEPLOYED
+    const after = await call('PATCH', url, { body: { source_revision_config: { repo_ref: 'n' } } });
+    expect(after.status).toBe(200);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(2);
+  });
+
+  it('refuses a container image or resource_spec PATCH too, and takes one after a failure', async () => {
+    await start({ revisionInProgressConflict: true });
+    emulator.scriptRevision('box', { outcome: 'build-fail' });
+    const created = await call('POST', '/v2/deployments', {
+      body: containerBody('box', { image_uri: 'registry.test/a:1' }),
+    });
+    const url = `/v2/deployments/${created.body.id}`;
+    const image = { source_revision_config: { image_uri: 'registry.test/a:2' } };
+    expect((await call('PATCH', url, { body: image })).status).toBe(409);
+    const spec = { source_config: { resource_spec: { cpu: 1 } } };
+    expect((await call('PATCH', url, { body: spec })).status).toBe(409);
+    emulator.advance(STEP * 5); // BUILD_FAILED: nothing in progress
+    expect((await call('PATCH', url, { body: image })).status).toBe(200);
+  });
+
+  it('is off by default: the write is taken and the pending revision ends SKIPPED', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    const patched = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('SKIPPED');
+  });
+});
+
+describe('documentedRedeploy', () => {
+  async function twoRevisions(): Promise<{ deployment: Json; url: string; newest: unknown }> {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    emulator.advance(STEP * 7);
+    const patched = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'v2' } },
+    });
+    return { deployment, url, newest: patched.body.latest_revision_id };
+  }
+
+  it('refuses with 400 {detail} a revision that is not the latest, or not DEPLOYED, and changes nothing', async () => {
+    await start({ documentedRedeploy: true });
+    emulator.scriptRevision('agent', { outcome: 'deploy' });
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail' });
+    const { deployment, url, newest } = await twoRevisions();
+    const refuses = async (id: unknown, what: string) => {
+      const before = emulator.deployments();
+      const refused = await call('POST', `${url}/revisions/${id}/redeploy`);
+      expect(refused.status, what).toBe(400);
+      expect(typeof refused.body.detail, what).toBe('string');
+      expect(emulator.deployments(), what).toEqual(before);
+      expect(emulator.revisions(String(deployment.id)), what).toHaveLength(2);
+    };
+    await refuses(deployment.latest_revision_id, 'older, DEPLOYED');
+    await refuses(newest, 'latest, in progress');
+    emulator.advance(STEP * 7);
+    expect(await revisionStatus(deployment.id, newest)).toBe('DEPLOY_FAILED');
+    expect(emulator.deployments()[0]?.active_revision_id).toBe(deployment.latest_revision_id);
+    await refuses(deployment.latest_revision_id, 'older, DEPLOYED and active');
+    await refuses(newest, 'latest, DEPLOY_FAILED');
+  });
+
+  it('refuses the latest revision when it is DEPLOY_FAILED (no retry by redeploy)', async () => {
+    await start({ documentedRedeploy: true });
+    emulator.scriptRevision('agent', { outcome: 'deploy-fail-once' });
+    const deployment = await create('agent');
+    emulator.advance(STEP * 7);
+    const id = deployment.latest_revision_id;
+    expect(await revisionStatus(deployment.id, id)).toBe('DEPLOY_FAILED');
+    const refused = await call('POST', `/v2/deployments/${deployment.id}/revisions/${id}/redeploy`);
+    expect(refused.status).toBe(400);
+    expect(await revisionStatus(deployment.id, id)).toBe('DEPLOY_FAILED');
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+  });
+
+  it('deploys the latest DEPLOYED revision again: no new revision, DEPLOYED throughout, updated_at moves when it finishes', async () => {
+    await start({ documentedRedeploy: true, concurrentPatch: { repo_ref: 'other-run' } });
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    const id = deployment.latest_revision_id;
+    emulator.advance(STEP * 10);
+    const deployedAt = (await revisionAnswer(deployment.id, id)).updated_at;
+    const redeployed = await call('POST', `${url}/revisions/${id}/redeploy`);
+    expect(redeployed.status).toBe(200);
+    expect(redeployed.body).toMatchObject({ id: deployment.id, latest_revision_id: id });
+    expect(redeployed.body.active_revision_id).toBe(id);
+    const redeployedAt = Date.parse(String(redeployed.body.updated_at));
+    const seen: Json[] = [];
+    for (let step = 0; step < 4; step++) {
+      seen.push(await revisionAnswer(deployment.id, id));
+      emulator.advance(STEP);
+    }
+    expect(seen.map((each) => each.status)).toEqual([
+      'DEPLOYED',
+      'DEPLOYED',
+      'DEPLOYED',
+      'DEPLOYED',
+    ]);
+    expect(seen.map((each) => each.updated_at)).toEqual([
+      deployedAt,
+      deployedAt,
+      new Date(redeployedAt + 2 * STEP).toISOString(),
+      new Date(redeployedAt + 2 * STEP).toISOString(),
+    ]);
+    // No revision was made: not the client's, nor a concurrent run's.
+    expect(emulator.revisions(String(deployment.id)).map((each) => each.id)).toEqual([id]);
+  });
+
+  it('is off by default: a redeploy of an older revision makes a new revision', async () => {
+    const { deployment, url, newest } = await twoRevisions();
+    emulator.advance(STEP * 7);
+    const redeployed = await call(
+      'POST',
+      `${url}/revisions/${deployment.latest_revision_id}/redeploy`,
+    );
+    expect(redeployed.status).toBe(200);
+    expect(redeployed.body.latest_revision_id).not.toBe(newest);
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(3);
+  });
+});
+
+describe("fault 'commit-then-status'", () => {
+  it('makes the revision, then answers the status with a plain body (a lost POST .../revisions answer)', async () => {
+    await start({ revisionPostSupported: true });
+    const deployment = await create('agent');
+    const path = `/v2/deployments/${deployment.id}/revisions`;
+    emulator.inject({
+      method: 'POST',
+      path,
+      kind: 'commit-then-status',
+      status: 502,
+      body: '<html>Bad Gateway</html>',
+      contentType: 'text/html',
+    });
+    const response = await fetch(`${emulator.url}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ source_revision_config: { repo_ref: 'next' } }),
+    });
+    expect(response.status).toBe(502);
+    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(await response.text()).toBe('<html>Bad Gateway</html>');
+    const revisions = emulator.revisions(String(deployment.id));
+    expect(revisions.map((each) => each.source_revision_config.repo_ref)).toEqual(['main', 'next']);
+    expect(emulator.requests.at(-1)).toMatchObject({ status: 502, fault: 'commit-then-status' });
+  });
+
+  it('answers 500 {detail} by default, and is taken through the admin API', async () => {
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    const injected = await call('POST', '/_emulator/faults', {
+      body: { method: 'PATCH', kind: 'commit-then-status' },
+      key: null,
+    });
+    expect(injected.status).toBe(204);
+    const answer = await call('PATCH', url, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    expect(answer).toMatchObject({ status: 500, body: { detail: 'injected 500' } });
+    expect(emulator.revisions(String(deployment.id))).toHaveLength(2);
+  });
+});
+
+describe("concurrentPatch 'when', 'times', 'listedAfterMs'", () => {
+  const refsOf = (deploymentId: unknown) =>
+    emulator.revisions(String(deploymentId)).map((each) => each.source_revision_config.repo_ref);
+
+  it("'before': the other run's revision lands just before this client's, which is the newest", async () => {
+    await start({ concurrentPatch: { repo_ref: 'other-run', when: 'before' } });
+    const deployment = await create('agent');
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    expect(refsOf(deployment.id)).toEqual(['main', 'other-run', 'next']);
+    expect(patched.body.latest_revision_id).toBe(emulator.revisions(String(deployment.id))[2]?.id);
+  });
+
+  it("'before' with patchAnswersStale: the PATCH answer names the other run's revision", async () => {
+    await start({
+      concurrentPatch: { repo_ref: 'other-run', when: 'before' },
+      patchAnswersStale: true,
+    });
+    const deployment = await create('agent');
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    const revisions = emulator.revisions(String(deployment.id));
+    expect(patched.body.latest_revision_id).toBe(revisions[1]?.id);
+    expect(revisions[1]?.source_revision_config.repo_ref).toBe('other-run');
+  });
+
+  it("'after' with patchAnswersStale: the PATCH answer names the revision before both", async () => {
+    await start({ concurrentPatch: { repo_ref: 'other-run' }, patchAnswersStale: true });
+    const deployment = await create('agent');
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    expect(refsOf(deployment.id)).toEqual(['main', 'next', 'other-run']);
+    expect(patched.body.latest_revision_id).toBe(deployment.latest_revision_id);
+  });
+
+  it("with revisionsListedAfterMs, both revisions are listed late; listedAfterMs makes only the other run's late", async () => {
+    await start({
+      concurrentPatch: { repo_ref: 'other-run', when: 'before', listedAfterMs: 5_000 },
+      revisionsListedAfterMs: 1_000,
+    });
+    const deployment = await create('agent');
+    const path = `/v2/deployments/${deployment.id}/revisions`;
+    emulator.advance(STEP);
+    await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    const listedRefs = async () =>
+      ((await call('GET', path)).body.resources as Json[]).map(
+        (each) => (each.source_revision_config as Json).repo_ref,
+      );
+    expect(await listedRefs()).toEqual(['main']);
+    emulator.advance(1_000);
+    expect(await listedRefs()).toEqual(['next', 'main']);
+    emulator.advance(4_000);
+    expect(await listedRefs()).toEqual(['next', 'other-run', 'main']);
+  });
+
+  it("'times' limits how many writes it goes with, and starts again after reset()", async () => {
+    await start({ concurrentPatch: { repo_ref: 'other-run', times: 1 } });
+    const deployment = await create('agent');
+    const url = `/v2/deployments/${deployment.id}`;
+    await call('PATCH', url, { body: { source_revision_config: { repo_ref: 'a' } } });
+    await call('PATCH', url, { body: { source_revision_config: { repo_ref: 'b' } } });
+    expect(refsOf(deployment.id)).toEqual(['main', 'a', 'other-run', 'b']);
+    emulator.reset();
+    const again = await create('agent');
+    await call('PATCH', `/v2/deployments/${again.id}`, {
+      body: { source_revision_config: { repo_ref: 'a' } },
+    });
+    expect(refsOf(again.id)).toEqual(['main', 'a', 'other-run']);
+  });
+
+  it("meets revisionInProgressConflict: 'before' makes this write 409, 'after' lands nothing", async () => {
+    await start({
+      concurrentPatch: { repo_ref: 'other-run', when: 'before' },
+      revisionInProgressConflict: true,
+    });
+    const first = await create('agent');
+    emulator.advance(STEP * 7);
+    const refused = await call('PATCH', `/v2/deployments/${first.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    expect(refused.status).toBe(409);
+    expect(refsOf(first.id)).toEqual(['main', 'other-run']);
+
+    await start({ concurrentPatch: { repo_ref: 'other-run' }, revisionInProgressConflict: true });
+    const second = await create('agent');
+    emulator.advance(STEP * 7);
+    const taken = await call('PATCH', `/v2/deployments/${second.id}`, {
+      body: { source_revision_config: { repo_ref: 'next' } },
+    });
+    expect(taken.status).toBe(200);
+    expect(refsOf(second.id)).toEqual(['main', 'next']);
+  });
+});
+
+describe('presets', () => {
+  it('PRODUCTION holds every documented rule on; PERMISSIVE holds them off; both frozen', async () => {
+    const { PRODUCTION, PERMISSIVE } = await import('../emulator/index.ts');
+    const rules = [
+      'buildsRefAtBuildTime',
+      'buildsOnPush',
+      'revisionInProgressConflict',
+      'documentedRedeploy',
+    ] as const;
+    for (const rule of rules) {
+      expect(PRODUCTION[rule], rule).toBe(true);
+      expect(PERMISSIVE[rule], rule).toBe(false);
+    }
+    expect(PERMISSIVE.redeploysInPlace).toBe(false);
+    expect(Object.isFrozen(PRODUCTION) && Object.isFrozen(PERMISSIVE)).toBe(true);
+    const { EMULATOR_MODES } = await import('../support/emulator-hooks.ts');
+    expect(EMULATOR_MODES).toEqual([
+      ['production', PRODUCTION],
+      ['permissive', PERMISSIVE],
+    ]);
+  });
+
+  it('PRODUCTION runs the documented rules together', async () => {
+    const { PRODUCTION } = await import('../emulator/index.ts');
+    await start({ ...PRODUCTION });
+    const deployment = await call('POST', '/v2/deployments', {
+      body: hostedOf('agent', REPO_A, { build_on_push: true }),
+    });
+    const { id, latest_revision_id: first } = deployment.body;
+    expect(deployment.body.source_revision_config).not.toHaveProperty('repo_commit_sha');
+    const url = `/v2/deployments/${id}`;
+    const patch = { body: { source_revision_config: { repo_ref: 'main' } } };
+    expect((await call('PATCH', url, patch)).status).toBe(409);
+    emulator.advance(STEP * 7);
+    const [pushed] = emulator.pushCommit('main', 'e'.repeat(40), REPO_A);
+    expect((await call('POST', `${url}/revisions/${first}/redeploy`)).status).toBe(400);
+    emulator.advance(STEP * 7);
+    expect(await revisionAnswer(id, pushed?.revisionId)).toMatchObject({
+      status: 'DEPLOYED',
+      source_revision_config: { repo_commit_sha: 'e'.repeat(40) },
+    });
+    expect((await call('POST', `${url}/revisions/${pushed?.revisionId}/redeploy`)).status).toBe(
+      200,
+    );
+    expect(emulator.revisions(String(id))).toHaveLength(2);
+  });
+});
+
+function fakeSha(ref: string): string {
+  return createHash('sha1').update(ref).digest('hex');
+}

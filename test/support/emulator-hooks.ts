@@ -9,7 +9,13 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { API_KEY } from '../e2e/helpers.ts';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  PERMISSIVE,
+  PRODUCTION,
+  startEmulator,
+} from '../emulator/index.ts';
 
 /** The e2e tests' key, and a status every 20 ms. */
 const E2E_EMULATOR: EmulatorOptions = { apiKey: API_KEY, stepMs: 20 };
@@ -44,3 +50,19 @@ export function emulatorEachTest(
     await emulator?.close();
   });
 }
+
+/**
+ * The two servers the action must be right under, for `describe.each`:
+ *
+ *   describe.each(EMULATOR_MODES)('under the %s emulator', (_mode, preset) => {
+ *     emulatorPerFile((started) => { emulator = started; }, preset);
+ *     ...
+ *   });
+ */
+export const EMULATOR_MODES: readonly (readonly [
+  'production' | 'permissive',
+  Readonly<EmulatorOptions>,
+])[] = [
+  ['production', PRODUCTION],
+  ['permissive', PERMISSIVE],
+];

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -433,5 +433,42 @@ describe('the read path of a wait', () => {
       'api/http.ts',
       'api/transport.ts',
     ]);
+  });
+});
+
+/** The tooling folders that import one of `from`'s files: bench/ builds on scripts/, never back. */
+function toolingImports(from: string, into: string): string[] {
+  return tsFilesUnder(join(ROOT, from)).filter((file) =>
+    specifiersOf(readFileSync(file, 'utf8')).some((specifier) =>
+      resolve(dirname(file), specifier).startsWith(join(ROOT, into) + sep),
+    ),
+  );
+}
+
+describe('the tooling layers', () => {
+  it('go one way: bench/ may import scripts/, scripts/ never imports bench/', () => {
+    expect(toolingImports('scripts', 'bench').map((file) => relative(ROOT, file))).toEqual([]);
+  });
+
+  it('sees an import across the two folders where there is one, bench/ → scripts/ (the check can fail)', () => {
+    expect(toolingImports('bench', 'scripts').length).toBeGreaterThan(0);
+  });
+});
+
+describe('one home for each shared list', () => {
+  /** Statuses that only a list of the in-progress path names: a second list would hold them. */
+  const PATH_ONLY = /'(CREATING|QUEUED|AWAITING_BUILD|AWAITING_DEPLOY|DEPLOYING)'/;
+
+  it('lists the revision statuses only in wait/revision-status.ts', () => {
+    const elsewhere = FILES.filter(
+      (file) => file !== 'wait/revision-status.ts' && PATH_ONLY.test(codeOf(readSrc(file))),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('finds a second list of statuses when there is one (the check can fail)', () => {
+    expect(PATH_ONLY.test(codeOf("const LIST = new Set(['AWAITING_DEPLOY', 'DEPLOYING']);"))).toBe(
+      true,
+    );
   });
 });

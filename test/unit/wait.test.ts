@@ -4,13 +4,15 @@ import { DEFAULT_WAIT_OVERRUN_MS, WaitDeadlineReached } from '../../src/wait/pol
 import type { TimelineEntry } from '../../src/wait/revision.ts';
 import {
   classifyRevisionStatus,
-  FAILED_REVISION_STATUSES,
   INTERRUPTED_GRACE_MS,
-  TERMINAL_REVISION_STATUSES,
   type WaitForRevisionOptions,
   type WaitOutcome,
   waitForRevision,
 } from '../../src/wait/revision.ts';
+import {
+  FAILED_REVISION_STATUSES,
+  TERMINAL_REVISION_STATUSES,
+} from '../../src/wait/revision-status.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const SECOND = 1000;

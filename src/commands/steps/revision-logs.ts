@@ -7,6 +7,7 @@
  * A server without the endpoints, a slow or failed read, never changes the step's outcome; what
  * could not be shown is said.
  */
+
 import type { ControlPlaneClient, LogKind } from '../../api/client.ts';
 import { messageOf } from '../../api/errors.ts';
 import type { LogLine, LogPage } from '../../api/schemas.ts';
@@ -15,6 +16,7 @@ import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import type { Clock } from '../../wait/clock.ts';
 import { TimeUp } from '../../wait/poll.ts';
+import { BUILD_PHASE_STATUSES } from '../../wait/revision-status.ts';
 import type { CommandContext, Logger } from './command-context.ts';
 
 /** How many lines of a failed stage's log are shown: the official client's 30. */
@@ -37,9 +39,6 @@ const STREAM_READ_BOUND_MS = 5_000;
 const STREAM_FINISH_BOUND_MS = 2_000;
 /** The bound of the failure log's read (after the wait, whatever time the wait left). */
 const FAILURE_LOG_BOUND_MS = 10_000;
-
-/** Statuses during which the build log grows. */
-const BUILDING_STATUSES: ReadonlySet<string> = new Set(['AWAITING_BUILD', 'BUILDING']);
 
 /** Which log explains a failed status; undefined for a status no log explains. */
 export function failureLogKind(status: string): LogKind | undefined {
@@ -197,7 +196,7 @@ export class BuildLogStream {
   /** A read of the wait saw `status`: reads on in the background if the log may have grown. */
   observe(status: string): void {
     if (this.#stopped) return;
-    const building = BUILDING_STATUSES.has(status);
+    const building = BUILD_PHASE_STATUSES.has(status);
     if (!building && !this.#started) return;
     this.#started = true;
     if (!building) this.#buildOver = true;
