@@ -42,6 +42,7 @@ import {
 } from './steps/follow-rollout.ts';
 import {
   findRevisionOfThisRun,
+  lostAnswerText,
   type RevisionsBefore,
   revisionsBefore,
   writeNewRevision,
@@ -664,7 +665,7 @@ async function updateDeployment(
   if (write.by === 'patch') log.info(`Deployment ${deployment.name} (${deployment.id}) patched.`);
   else {
     log.info(
-      `The ${write.sent} of this run's revision ended without its answer (${messageOf(write.error)}): it may have made the revision, so it is looked for before anything else is sent.`,
+      `The ${write.sent} of this run's revision ended without its answer (${lostAnswerText(write.error)}): it may have made the revision, so it is looked for before anything else is sent.`,
     );
   }
   // The look for a revision listed late is part of the wait: one wait-timeout bounds both.

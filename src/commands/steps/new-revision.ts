@@ -256,8 +256,13 @@ async function writeRevision(
       }
       if (next !== 'read-latest') throw error;
       await waitForBuildUnderWay(step, deployment, error);
-      // What exists now is what the next write's revision must be new against.
-      before = await revisionsBefore(step, await client.getDeployment(deployment.id, { signal }));
+      // What exists now is what the next write's revision must be new against; so is what
+      // existed before (a list that shows revisions late may not show it yet).
+      const now = await revisionsBefore(
+        step,
+        await client.getDeployment(deployment.id, { signal }),
+      );
+      before = { ...now, before: [...new Set([...before.before, ...now.before])] };
     }
   }
 }
@@ -448,7 +453,7 @@ export async function findRevisionOfThisRun(
     : [];
   const carries = describeIdentity(identity);
   const accepted = lost
-    ? `${lost.tookEffect === undefined ? 'The' : `${lost.tookEffect} took effect; the`} ${lost.sent} of this run's revision to ${deployment.name} ended without its answer (${messageOf(lost.error)})`
+    ? `${lost.tookEffect === undefined ? 'The' : `${lost.tookEffect} took effect; the`} ${lost.sent} of this run's revision to ${deployment.name} ended without its answer (${lostAnswerText(lost.error)})`
     : `The control plane accepted the write to ${deployment.name}`;
   if (!write.listed || write.answerSuffices) {
     // The answer is all there is to go by: its latest revision, when it is new and this run's.
@@ -569,6 +574,20 @@ export async function findRevisionOfThisRun(
       ? mayExist(deployment)
       : `${NOTHING_OLDER_REPORTED} Check the deployment with 'command: status' (this run's revision may still appear), or raise 'wait-timeout'.`,
   };
+}
+
+/**
+ * A write's lost answer in words: what was sent and what came back, without the advice of its
+ * error (a "try again later" is wrong where the write may have been carried out).
+ */
+export function lostAnswerText(error: unknown): string {
+  if (!(error instanceof ApiError)) return messageOf(error);
+  const how =
+    error.status === undefined
+      ? `got no answer (${error.code ?? 'the connection dropped'})`
+      : `answered ${error.status}${error.detail ? ` (${error.detail})` : ''}`;
+  const attempts = `${error.attempts} attempt${error.attempts === 1 ? '' : 's'}`;
+  return `${error.method} ${error.path} ${how} after ${attempts}`;
 }
 
 const NOTHING_OLDER_REPORTED =
