@@ -4,6 +4,7 @@
  */
 
 import { type Deployment, displayName, type Revision } from '../api/schemas.ts';
+import { type FailureWords, failedRevisionReason } from '../report/failure-reason.ts';
 import type { RunFacts } from '../report/run-record.ts';
 import type { ComposedReport, FailureLogReport } from '../report/types.ts';
 import { productionAfterFailure } from '../rules/production.ts';
@@ -12,14 +13,13 @@ import { type CommandContext, endedBy } from './steps/command-context.ts';
 import { describeDeployment, describeRevision } from './steps/describe.ts';
 import { requireDeployment } from './steps/find-target.ts';
 import {
-  failedRevisionReason,
   followRevision,
   nextStepFor,
   type RolloutResult,
   revisionFollowed,
   rolloutShown,
 } from './steps/follow-rollout.ts';
-import { showFailureLog } from './steps/revision-logs.ts';
+import { explainFailure } from './steps/revision-logs.ts';
 import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
 
 /** What status found out, step by step: each field is there once its step has returned. */
@@ -36,6 +36,8 @@ export interface StatusFacts {
   /** `wait: false`: the revision as read once, its failure log and smoke test. */
   revision?: Revision;
   failureLog?: FailureLogReport;
+  /** A failed revision in the server's words (its status_message, else its log's last lines). */
+  failureWords?: FailureWords;
   smokeTest?: SmokeTestRun;
 }
 
@@ -67,8 +69,9 @@ export async function status(ctx: CommandContext): Promise<ComposedReport> {
     facts.revision = revision;
     switch (classifyRevisionStatus(revision.status)) {
       case 'failed': {
-        const failureLog = await showFailureLog(ctx, deployment.id, revision.id, revision.status);
+        const { failureLog, words } = await explainFailure(ctx, deployment.id, revision);
         if (failureLog !== undefined) facts.failureLog = failureLog;
+        if (words !== undefined) facts.failureWords = words;
         break;
       }
       case 'deployed': {
@@ -159,7 +162,13 @@ export function composeStatus(facts: StatusFacts, recorded: RunFacts = {}): Comp
         ...base,
         outcome: 'failure',
         ...(facts.failureLog === undefined ? {} : { failureLog: facts.failureLog }),
-        reason: `${failedRevisionReason(read.id, name, read.status, read.status_message)} ${production.serving}`,
+        reason: failedRevisionReason(
+          read.id,
+          name,
+          read.status,
+          facts.failureWords,
+          production.serving,
+        ),
         nextStep: `${nextStepFor(read.status, name, facts.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`,
       };
     }

@@ -171,6 +171,27 @@ describe('hostile text from the control plane', () => {
     expectInert(run);
   });
 
+  it('the last lines of a failed build log, quoted by the error annotation', async () => {
+    // The log's last three lines: escapes that would rewrite a line, a flood, and a secret;
+    // every other trick of hostileText is in the lines before them.
+    emulator.scriptRevision('agent', {
+      outcome: 'build-fail',
+      buildLog: [...hostileText('build log', 2_000).split('\n'), `leaked ${SECRET_VALUE} here`],
+    });
+
+    const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs['revision-status']).toBe('BUILD_FAILED');
+    const error = errorLine(run);
+    expect(error).toContain('The last lines of its build log:%0A');
+    expect(error).toContain('%0A  rewritten line%0A  ZZZZ');
+    expect(error).not.toContain('after a carriage return');
+    expect(error).toContain('…%0A  leaked *** here%0AProduction did not change');
+    expect(error).not.toContain('ZZZZZZZZZZ'.repeat(50));
+    expectInert(run);
+  });
+
   it('an unknown revision status name', async () => {
     emulator.scriptRevision('agent', {
       outcome: 'unknown-status',

@@ -127,7 +127,7 @@ describe('rollback-on-failure', () => {
     expect(run.outputs['active-revision-id']).toBe(bad?.id);
     const error = theError(run);
     expect(error).toContain(
-      `The rollback to revision ${before} (redeployed as revision ${rollback?.id}) failed too: it ended DEPLOY_FAILED: old image pruned from the registry`,
+      `The rollback to revision ${before} (redeployed as revision ${rollback?.id}) failed too: it ended with status DEPLOY_FAILED: old image pruned from the registry.`,
     );
     expect(error).toContain(
       `Production still serves revision ${bad?.id}, which failed the smoke test.`,

@@ -21,6 +21,7 @@ import {
   type RevisionState,
   revisionStateAt,
 } from './lifecycle.ts';
+import type { ResolvedOptions } from './options.ts';
 import type { RevisionScript, ServiceMadeRevision } from './types.ts';
 
 /** A revision's source_revision_config as answered: with the commit, once it is known. */
@@ -120,37 +121,17 @@ export interface StoredDeployment {
   hiddenReads: number;
 }
 
-export interface StoreSettings {
+/**
+ * The resolved options (options.ts), with what the emulator itself decides for the store: the
+ * clock itself (the option only names its kind) and the deletion time.
+ */
+export type StoreSettings = Omit<ResolvedOptions, 'clock' | 'deleteAfterMs'> & {
   clock: EmulatorClock;
-  stepMs: number;
+  /** How long a deleted deployment is still shown: the option, else one step. */
   deleteAfterMs: number;
-  /** Read-after-write lag: GETs of a just-written revision (or created deployment) answered 404. */
-  notFoundAfterWrite: number;
-  /** Revision ids are looked up across every deployment (EmulatorOptions.revisionIdsGlobal). */
-  revisionIdsGlobal?: boolean;
-  /** Revision answers carry `deployment_id` (EmulatorOptions.revisionsNameDeployment). */
-  revisionsNameDeployment?: boolean;
-  /** Revision answers carry `source_config` (EmulatorOptions.revisionsShowSourceConfig). */
-  revisionsShowSourceConfig?: boolean;
-  /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
-  echoesCommands?: boolean;
-  /** How answers show secrets (EmulatorOptions.secretsInAnswers). */
-  secretsInAnswers?: 'names' | 'values' | 'placeholders';
-  /** How long a new revision stays out of the revisions list (EmulatorOptions). */
-  revisionsListedAfterMs?: number;
-  /** The tier answered for container deployments (EmulatorOptions.containerTier). */
-  containerTier?: string | undefined;
-  /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
-  answersDeploymentType?: boolean;
-  /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
-  redeploysInPlace?: boolean;
-  /** EmulatorOptions.buildsRefAtBuildTime. */
-  buildsRefAtBuildTime?: boolean;
-  /** EmulatorOptions.buildsOnPush. */
-  buildsOnPush?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
-}
+};
 
 /** A stable, commit-like sha, so that tests can predict it from what was deployed. */
 export function fakeCommitSha(config: SourceRevisionConfig): string {
@@ -200,22 +181,22 @@ export class DeploymentStore {
 
   /** Whether revision answers carry `deployment_id`. */
   get revisionsNameDeployment(): boolean {
-    return this.settings.revisionsNameDeployment === true;
+    return this.settings.revisionsNameDeployment;
   }
 
   /** Whether revision answers carry `source_config`. */
   get revisionsShowSourceConfig(): boolean {
-    return this.settings.revisionsShowSourceConfig === true;
+    return this.settings.revisionsShowSourceConfig;
   }
 
   /** How answers show secrets: real values (the default, as production), names, or placeholders. */
   get secretsInAnswers(): 'names' | 'values' | 'placeholders' {
-    return this.settings.secretsInAnswers ?? 'values';
+    return this.settings.secretsInAnswers;
   }
 
   /** Whether answers carry install_command and build_command. */
   get echoesCommands(): boolean {
-    return this.settings.echoesCommands === true;
+    return this.settings.echoesCommands;
   }
 
   /**
@@ -238,7 +219,7 @@ export class DeploymentStore {
 
   /** Whether answers carry source_config.deployment_type. */
   get answersDeploymentType(): boolean {
-    return this.settings.answersDeploymentType !== false;
+    return this.settings.answersDeploymentType;
   }
 
   private now(): number {
@@ -336,7 +317,7 @@ export class DeploymentStore {
 
   /** Whether the revisions list shows `revision` yet (EmulatorOptions.revisionsListedAfterMs). */
   isListed(revision: StoredRevision): boolean {
-    const lag = revision.listedAfterMs ?? this.settings.revisionsListedAfterMs ?? 0;
+    const lag = revision.listedAfterMs ?? this.settings.revisionsListedAfterMs;
     return this.now() >= revision.createdAt + lag;
   }
 

@@ -2489,6 +2489,51 @@ describe('presets', () => {
     ]);
   });
 
+  it('reads each preset from the option table, where each option has its values beside it', async () => {
+    const { EMULATOR_OPTIONS, PRODUCTION, PERMISSIVE } = await import('../emulator/index.ts');
+    expect(PRODUCTION).toEqual({
+      logsSupported: true,
+      revisionPostSupported: false,
+      revisionIdsGlobal: false,
+      revisionsNameDeployment: false,
+      revisionsShowSourceConfig: false,
+      echoesCommands: false,
+      secretsInAnswers: 'values',
+      answersDeploymentType: true,
+      buildsRefAtBuildTime: true,
+      buildsOnPush: true,
+      revisionInProgressConflict: true,
+      documentedRedeploy: true,
+      deleteSupported: true,
+      listRevisionsSupported: true,
+      exactNameFilter: false,
+      duplicateNameStatus: 409,
+      containerCreateNeedsResourceSpec: true,
+    });
+    expect(PERMISSIVE).toEqual({
+      redeploysInPlace: false,
+      buildsRefAtBuildTime: false,
+      buildsOnPush: false,
+      revisionInProgressConflict: false,
+      documentedRedeploy: false,
+    });
+    // A preset value is one of the option's own: the default where the two servers agree.
+    const table: Record<string, { default: unknown }> = EMULATOR_OPTIONS;
+    for (const [name, value] of Object.entries({ ...PRODUCTION, ...PERMISSIVE })) {
+      expect(typeof value, name).toBe(typeof table[name]?.default);
+    }
+  });
+
+  it('an option left out, or set to undefined, takes its default from the table', async () => {
+    await start({ apiKey: undefined, stepMs: undefined });
+    expect(emulator.apiKey).toBe('emulator-key');
+    const deployment = await create('agent');
+    emulator.advance(999);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('CREATING');
+    emulator.advance(1);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('QUEUED');
+  });
+
   it('PRODUCTION runs the documented rules together', async () => {
     const { PRODUCTION } = await import('../emulator/index.ts');
     await start({ ...PRODUCTION });

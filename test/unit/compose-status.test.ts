@@ -94,6 +94,7 @@ const cases: { name: string; facts: StatusFacts; report: Partial<ComposedReport>
         {
           deployment,
           failureLog: { kind: 'build', revisionId: 'rev-2', lines: ['npm ERR! missing'] },
+          failureWords: { from: 'status-message', text: 'npm ci failed' },
         },
       ),
     },
@@ -102,6 +103,55 @@ const cases: { name: string; facts: StatusFacts; report: Partial<ComposedReport>
       headline: 'Deployment agent is READY; revision rev-2 ended BUILD_FAILED',
       reason:
         'Revision rev-2 of agent ended with status BUILD_FAILED: npm ci failed. Production did not change: revision rev-1 still serves.',
+      failureLog: { kind: 'build', revisionId: 'rev-2', lines: ['npm ERR! missing'] },
+    },
+  },
+  {
+    name: 'wait: true, DEPLOY_FAILED without a status message: the deploy log says why',
+    facts: {
+      ...base,
+      rollout: rollout(
+        {
+          kind: 'failed',
+          revision: revision('DEPLOY_FAILED'),
+          status: 'DEPLOY_FAILED',
+          timeline,
+          elapsedMs: 4_000,
+          reads: 2,
+          failedReads: 0,
+        },
+        {
+          deployment,
+          failureWords: {
+            from: 'log',
+            kind: 'deploy',
+            lines: ['Timeout: Deployment is not ready after 300 seconds.'],
+          },
+        },
+      ),
+    },
+    report: {
+      outcome: 'failure',
+      reason: [
+        'Revision rev-2 of agent ended with status DEPLOY_FAILED. The last lines of its deploy log:',
+        '  Timeout: Deployment is not ready after 300 seconds.',
+        'Production did not change: revision rev-1 still serves.',
+      ].join('\n'),
+    },
+  },
+  {
+    name: 'wait: false, BUILD_FAILED: the build log says why',
+    facts: {
+      ...base,
+      wait: false,
+      revision: revision('BUILD_FAILED'),
+      failureLog: { kind: 'build', revisionId: 'rev-2', lines: ['npm ERR! missing'] },
+      failureWords: { from: 'log', kind: 'build', lines: ['npm ERR! missing'] },
+    },
+    report: {
+      outcome: 'failure',
+      reason:
+        'Revision rev-2 of agent ended with status BUILD_FAILED. The last lines of its build log:\n  npm ERR! missing\nProduction did not change: revision rev-1 still serves.',
       failureLog: { kind: 'build', revisionId: 'rev-2', lines: ['npm ERR! missing'] },
     },
   },

@@ -12,6 +12,7 @@ import {
   RetryAfterBeyondDeadline,
 } from '../../api/errors.ts';
 import { type Deployment, displayName, type Revision } from '../../api/schemas.ts';
+import { type FailureWords, failedRevisionReason } from '../../report/failure-reason.ts';
 import type {
   DeploymentReport,
   FailureLogReport,
@@ -33,7 +34,7 @@ import type { TimelineEntry } from '../../wait/revision.ts';
 import { revisionReader, type WaitOutcome, waitForRevision } from '../../wait/revision.ts';
 import { type CommandContext, waitTimeoutOf } from './command-context.ts';
 import { describeRevision } from './describe.ts';
-import { BuildLogStream, showFailureLog } from './revision-logs.ts';
+import { BuildLogStream, explainFailure } from './revision-logs.ts';
 import {
   type SmokeTestRun,
   type SmokeTestStep,
@@ -80,6 +81,8 @@ export interface RolloutResult {
   deployment?: Deployment;
   /** The end of the log that explains a failure (build-logs). */
   failureLog?: FailureLogReport;
+  /** A failure in the server's words (its status_message, else its log's last lines). */
+  failureWords?: FailureWords;
   /** After DEPLOYED, when `smoke-test-assistant` asks for it. */
   smokeTest?: SmokeTestRun;
 }
@@ -193,8 +196,9 @@ export async function followRevision(
     }
   }
   if (wait.kind === 'failed') {
-    const failureLog = await showFailureLog(ctx, deployment.id, revisionId, wait.status);
+    const { failureLog, words } = await explainFailure(ctx, deployment.id, wait.revision);
     if (failureLog !== undefined) result.failureLog = failureLog;
+    if (words !== undefined) result.failureWords = words;
   }
   if (wait.kind === 'deployed') {
     const url = (result.deployment ?? deployment).source_config?.custom_url ?? undefined;
@@ -431,7 +435,6 @@ function rolloutVerdict(rollout: RolloutResult, facts: RolloutFacts): RolloutVer
   const { deployment } = facts;
   const name = deployment?.name ?? 'the deployment';
   const status = wait.revision?.status ?? facts.statusBefore;
-  const statusMessage = wait.revision?.status_message;
   switch (wait.kind) {
     case 'deployed': {
       const verdict: RolloutVerdict = {
@@ -470,7 +473,13 @@ function rolloutVerdict(rollout: RolloutResult, facts: RolloutFacts): RolloutVer
       return {
         outcome: 'failure',
         headline: `; revision ${revisionId} ended ${status}`,
-        reason: `${failedRevisionReason(revisionId, name, status, statusMessage)} ${production.serving}`,
+        reason: failedRevisionReason(
+          revisionId,
+          name,
+          status,
+          rollout.failureWords,
+          production.serving,
+        ),
         nextStep: `${nextStepFor(status, name, rollout.failureLog?.lines !== undefined)} ${production.rollbackAdvice}`,
       };
     }
@@ -498,18 +507,6 @@ function rolloutVerdict(rollout: RolloutResult, facts: RolloutFacts): RolloutVer
         nextStep: 'Check the API key, the deployment and the revision id, then re-run the job.',
       };
   }
-}
-
-/** "Revision X of Y ended with status Z: message." */
-export function failedRevisionReason(
-  revisionId: string,
-  name: string,
-  status: string,
-  statusMessage: string | null | undefined,
-): string {
-  if (!statusMessage) return `Revision ${revisionId} of ${name} ended with status ${status}.`;
-  // The server's message may or may not end its sentence.
-  return `Revision ${revisionId} of ${name} ended with status ${status}: ${statusMessage}${/[.!?]$/.test(statusMessage) ? '' : '.'}`;
 }
 
 /**

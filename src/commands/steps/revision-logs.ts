@@ -10,7 +10,8 @@
 
 import type { ControlPlaneClient, LogKind } from '../../api/client.ts';
 import { messageOf } from '../../api/errors.ts';
-import type { LogLine, LogPage } from '../../api/schemas.ts';
+import type { LogLine, LogPage, Revision } from '../../api/schemas.ts';
+import { type FailureWords, failureWords } from '../../report/failure-reason.ts';
 import type { FailureLogReport } from '../../report/types.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
@@ -342,7 +343,7 @@ export class BuildLogStream {
  * `build-logs: off`), shows it in the step's log and returns it (for the job summary and the PR
  * comment); undefined when there is none to read.
  */
-export async function showFailureLog(
+async function showFailureLog(
   ctx: Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log'> & {
     settings: Pick<Settings, 'buildLogs'>;
   },
@@ -359,4 +360,30 @@ export async function showFailureLog(
   await logFailureLog(ctx.log, failureLog);
   const { unreadable: _, ...shown } = failureLog;
   return shown;
+}
+
+/** Why a revision failed: the end of the log that explains it, and the server's words. */
+interface FailureExplained {
+  /** As showFailureLog returns it; undefined with `build-logs: off` or a status no log explains. */
+  failureLog?: FailureLogReport;
+  /** Its status_message, else the log's last lines: cleaned and cut (report/failure-reason.ts). */
+  words?: FailureWords;
+}
+
+/**
+ * After a revision failed (this run's, a retry's, a redeploy's or a rollback's): the end of the
+ * log that explains it, shown in the step's log (showFailureLog), and the server's words that
+ * the reason quotes, through the text pipeline (Logger.excerpt) before they are cut.
+ */
+export async function explainFailure(
+  ctx: Parameters<typeof showFailureLog>[0],
+  deploymentId: string,
+  revision: Pick<Revision, 'id' | 'status' | 'status_message'>,
+): Promise<FailureExplained> {
+  const failureLog = await showFailureLog(ctx, deploymentId, revision.id, revision.status);
+  const words = failureWords(revision.status_message, failureLog, ctx.log.excerpt);
+  return {
+    ...(failureLog === undefined ? {} : { failureLog }),
+    ...(words === undefined ? {} : { words }),
+  };
 }

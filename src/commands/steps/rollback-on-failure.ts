@@ -6,6 +6,7 @@
  */
 import { messageOf } from '../../api/errors.ts';
 import { type Deployment, displayName, type Revision } from '../../api/schemas.ts';
+import { endedWithWords, type FailureWords } from '../../report/failure-reason.ts';
 import type { RollbackReport } from '../../report/types.ts';
 import { formatDuration } from '../../settings/durations.ts';
 import type { Settings } from '../../settings/inputs.ts';
@@ -13,10 +14,11 @@ import { revisionPolling } from '../../wait/poll-schedule.ts';
 import { revisionReader, type WaitOutcome } from '../../wait/revision.ts';
 import type { CommandContext } from './command-context.ts';
 import { waitInLogGroup } from './follow-rollout.ts';
+import { explainFailure } from './revision-logs.ts';
 
 /** What rolling back reads of a command's context. */
 type RollbackStep = Pick<CommandContext, 'client' | 'clock' | 'signal' | 'log' | 'record'> & {
-  settings: Pick<Settings, 'rollbackOnFailure' | 'pollInterval' | 'waitTimeoutMs'>;
+  settings: Pick<Settings, 'rollbackOnFailure' | 'pollInterval' | 'waitTimeoutMs' | 'buildLogs'>;
 };
 
 /** What the rollback did, for the summary and for rollbackVerdict(). */
@@ -28,6 +30,8 @@ export interface RollbackResult {
   notStarted?: string;
   /** The wait for the rollback's revision, when it was started. */
   wait?: WaitOutcome<Revision>;
+  /** The rollback's revision failed: the server's words (its status_message, else its log). */
+  failureWords?: FailureWords;
   /** The deployment as last read during the rollback. */
   deployment?: Deployment;
   waitTimeoutMs: number;
@@ -118,7 +122,10 @@ export async function rollBackIfAsked(
     };
   }
   const serving = await readServing(ctx, point.deploymentId);
+  const explained =
+    wait.kind === 'failed' ? await explainFailure(ctx, point.deploymentId, wait.revision) : {};
   return {
+    ...(explained.words === undefined ? {} : { failureWords: explained.words }),
     rollback: {
       ...rollback,
       ...serving.rollback,
@@ -182,8 +189,8 @@ export function rollbackVerdict(
     };
   }
   const as = produced === previous ? '' : ` (redeployed as revision ${produced})`;
-  const reason =
-    `${smokeReason} ${rollbackText(wait, previous, as, result.waitTimeoutMs)} ${wait.kind === 'deployed' ? '' : servingText(rollback)}`.trimEnd();
+  const serving = wait.kind === 'deployed' ? '' : servingText(rollback);
+  const reason = `${smokeReason} ${rollbackText(wait, previous, as, result, serving)}`.trimEnd();
   switch (wait.kind) {
     case 'deployed':
       return {
@@ -204,25 +211,32 @@ export function rollbackVerdict(
   }
 }
 
+/** The rollback's part of the reason, then `serving` (what production runs). */
 function rollbackText(
   outcome: Exclude<WaitOutcome<Revision>, { kind: 'cancelled' }>,
   previous: string,
   as: string,
-  waitTimeoutMs: number,
+  result: Pick<RollbackResult, 'waitTimeoutMs' | 'failureWords'>,
+  serving: string,
 ): string {
   const status = outcome.revision?.status ?? 'not read';
-  const message = outcome.revision?.status_message ? `: ${outcome.revision.status_message}` : '.';
+  const then = serving === '' ? '' : ` ${serving}`;
   switch (outcome.kind) {
     case 'deployed':
-      return `Rolled back: production is back on revision ${previous}${as}, which is DEPLOYED.`;
+      return `Rolled back: production is back on revision ${previous}${as}, which is DEPLOYED.${then}`;
     case 'timeout':
-      return `The rollback to revision ${previous}${as} did not reach DEPLOYED within wait-timeout ${formatDuration(waitTimeoutMs)}; it was still ${status}.`;
+      return `The rollback to revision ${previous}${as} did not reach DEPLOYED within wait-timeout ${formatDuration(result.waitTimeoutMs)}; it was still ${status}.${then}`;
     case 'error':
-      return `The rollback to revision ${previous}${as} could not be followed: ${messageOf(outcome.error)}.`;
+      return `The rollback to revision ${previous}${as} could not be followed: ${messageOf(outcome.error)}.${then}`;
     case 'skipped':
-      return `The rollback to revision ${previous}${as} was superseded by a newer revision before it was deployed.`;
+      return `The rollback to revision ${previous}${as} was superseded by a newer revision before it was deployed.${then}`;
     default:
-      return `The rollback to revision ${previous}${as} failed too: it ended ${status}${message}`;
+      return endedWithWords(
+        `The rollback to revision ${previous}${as} failed too: it`,
+        status,
+        result.failureWords,
+        serving,
+      );
   }
 }
 
