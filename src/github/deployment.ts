@@ -243,12 +243,14 @@ export function githubDeploymentStateFor(outcome: Outcome): GitHubDeploymentStat
   }
 }
 
-/** One line, at most GitHub's 140 characters. */
-export function githubDescription(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
+/** One line, at most GitHub's 140 characters; `ending` (`; ending`) is kept whole, the text cut. */
+export function githubDescription(text: string | undefined, ending?: string): string | undefined {
+  if (text === undefined) return ending;
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  if (oneLine.length <= GITHUB_DESCRIPTION_LIMIT) return oneLine;
-  return `${oneLine.slice(0, GITHUB_DESCRIPTION_LIMIT - 1)}…`;
+  const tail = ending === undefined ? '' : `; ${ending}`;
+  const room = GITHUB_DESCRIPTION_LIMIT - tail.length;
+  if (oneLine.length <= room) return `${oneLine}${tail}`;
+  return `${oneLine.slice(0, Math.max(0, room - 1))}…${tail}`;
 }
 
 async function setStatus(

@@ -86,7 +86,8 @@ export interface Emulator {
    * source_config.repo_url has the same repositoryKey (host/owner/name, case-insensitive,
    * without `.git` or a trailing slash). Until a push, a build of a ref carries fakeCommitSha of
    * it. With EmulatorOptions.buildsOnPush, starts a revision on each deployment of that
-   * repository and branch with build_on_push, and answers them (also in serviceMadeRevisions()).
+   * repository and branch with build_on_push, and answers them (also in serviceMadeRevisions());
+   * with pushesQueueBehindBuild, one made while a build runs waits behind it (QUEUED).
    * Forgotten by reset().
    */
   pushCommit(ref: string, sha: string, repoUrl?: string): ServiceMadeRevision[];

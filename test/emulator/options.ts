@@ -132,10 +132,22 @@ export const EMULATOR_OPTIONS = {
    * on every hosted_repo deployment of that repository (every repository when repoUrl is left
    * out) whose latest revision's repo_ref is `ref` (a branch) and whose build_on_push is true. It
    * takes the deployment's next scripted revision, supersedes one still pending (SKIPPED, as
-   * pushes queued behind a build end), is the deployment's latest, and is recorded in
-   * Emulator.serviceMadeRevisions(). Permissive, the default: false, a push only moves the ref.
+   * pushes queued behind a build end; a running build too, unless pushesQueueBehindBuild), is the
+   * deployment's latest, and is recorded in Emulator.serviceMadeRevisions(). Permissive, the
+   * default: false, a push only moves the ref.
    */
   buildsOnPush: option<boolean>({ default: false, production: true, permissive: false }),
+  /**
+   * Production: true (documented: "pushes that arrive while a build runs are queued, only the
+   * newest commit is built, and the others end SKIPPED"). A push build (buildsOnPush) made while
+   * the deployment has a build running (a pending revision that has entered BUILDING, through
+   * its deploy phase) waits behind it: that build goes on to its end, and the push build is
+   * QUEUED until it has ended, then builds (the ref's head then, with buildsRefAtBuildTime). A
+   * later push supersedes a push build still queued (SKIPPED), so only the newest is built; a
+   * revision that has not started building yet is superseded as before. Permissive, the default:
+   * false, a push build supersedes every pending revision, a running build included.
+   */
+  pushesQueueBehindBuild: option<boolean>({ default: false, production: true, permissive: false }),
   /**
    * Production: true (the previous API version documents it; known-behaviour.md). A write that
    * would make a revision (a PATCH setting repo_ref, graph_config_path, image_uri, resource_spec

@@ -90,6 +90,13 @@ export interface StoredRevision {
   builtCommit?: string;
   /** Made by the service itself (a push build, startRevision), not by an API request. */
   madeBy?: ServiceMadeRevision['cause'];
+  /**
+   * pushesQueueBehindBuild: the build running when this push build was made; this one stays
+   * QUEUED until that one has ended.
+   */
+  queuedBehind?: StoredRevision;
+  /** When queuedBehind ended, decided the first time it is seen ended. */
+  queueEndedAt?: number;
   /** Overrides StoreSettings.revisionsListedAfterMs for this revision. */
   listedAfterMs?: number;
   /** documentedRedeploy: when each redeploy of it finishes (its updated_at moves then). */
@@ -140,24 +147,19 @@ export function fakeCommitSha(config: SourceRevisionConfig): string {
 }
 
 /**
- * Whether the emulator makes a revision for a PATCH: repo_ref, graph_config_path, image_uri or
- * non-empty secrets (known-behaviour.md also names resource_spec: patchWouldMakeRevision).
+ * Whether a PATCH makes a revision (known-behaviour.md): it sets repo_ref, graph_config_path,
+ * image_uri, resource_spec or a non-empty secrets list (an empty one means "unchanged"). A PATCH
+ * of the mutable fields only (build_on_push, custom_url) makes none.
  */
 export function patchMakesRevision(patch: PatchDeploymentRequest): boolean {
   const revisionConfig = patch.source_revision_config ?? {};
-  const changesCode =
+  return (
     revisionConfig.repo_ref !== undefined ||
     revisionConfig.graph_config_path !== undefined ||
-    revisionConfig.image_uri !== undefined;
-  return changesCode || (patch.secrets?.length ?? 0) > 0;
-}
-
-/**
- * The PATCHes known-behaviour.md says create a revision (repo_ref, graph_config_path, image_uri,
- * resource_spec or secrets set): the writes revisionInProgressConflict refuses.
- */
-export function patchWouldMakeRevision(patch: PatchDeploymentRequest): boolean {
-  return patchMakesRevision(patch) || patch.source_config?.resource_spec !== undefined;
+    revisionConfig.image_uri !== undefined ||
+    patch.source_config?.resource_spec !== undefined ||
+    (patch.secrets?.length ?? 0) > 0
+  );
 }
 
 function withoutUndefined<T extends object>(value: T): T {
@@ -355,6 +357,7 @@ export class DeploymentStore {
     deployment: StoredDeployment,
     config: SourceRevisionConfig | undefined,
     scripted?: RevisionScript,
+    queuedBehind?: StoredRevision,
   ): StoredRevision {
     const latest = this.latestRevision(deployment);
     return this.addRevision(
@@ -362,6 +365,7 @@ export class DeploymentStore {
       { ...latest?.sourceRevisionConfig, ...withoutUndefined(config ?? {}) },
       deployment.sourceConfig,
       scripted,
+      queuedBehind,
     );
   }
 
@@ -463,7 +467,7 @@ export class DeploymentStore {
         revision.stepMs,
         now,
         revision.supersededAt,
-        revision.phaseMs,
+        this.phaseDurations(revision),
       );
     }
     if (revision.supersededAt !== undefined && now >= revision.supersededAt) {
@@ -478,9 +482,15 @@ export class DeploymentStore {
     );
   }
 
-  /** Counts a GET of the revision: with stepEachRead, the next read shows the next status. */
+  /**
+   * Counts a GET of the revision: with stepEachRead, the next read shows the next status (a push
+   * build queued behind a running build goes no further than QUEUED until that build has ended).
+   */
   countRead(revision: StoredRevision): void {
-    if (revision.stepsRead !== undefined) revision.stepsRead += 1;
+    if (revision.stepsRead === undefined) return;
+    const queued = revision.plan.phases.indexOf('QUEUED');
+    if (queued >= 0 && revision.stepsRead >= queued && this.waitsInQueue(revision)) return;
+    revision.stepsRead += 1;
   }
 
   /** The newest revision that is DEPLOYED now: what the deployment actually serves. */
@@ -509,12 +519,71 @@ export class DeploymentStore {
     const made: ServiceMadeRevision[] = [];
     for (const deployment of this.all()) {
       if (!this.buildsPushTo(deployment, ref, repoKey)) continue;
-      const revision = this.addRevisionOver(deployment, undefined);
-      const record = { cause: 'push' as const, ref, sha, at, ...(repoUrl ? { repoUrl } : {}) };
+      const running = this.settings.pushesQueueBehindBuild
+        ? this.runningBuild(deployment)
+        : undefined;
+      const revision = this.addRevisionOver(deployment, undefined, undefined, running);
+      const record = {
+        cause: 'push' as const,
+        ref,
+        sha,
+        at,
+        ...(repoUrl ? { repoUrl } : {}),
+        ...(running ? { queuedBehind: running.id } : {}),
+      };
       this.recordServiceMade(deployment, revision, record);
       made.push({ ...record, deploymentId: deployment.id, revisionId: revision.id });
     }
     return made;
+  }
+
+  /** The deployment's build running now: a pending revision that has entered BUILDING. */
+  private runningBuild(deployment: StoredDeployment): StoredRevision | undefined {
+    return deployment.revisions.findLast(
+      (revision) =>
+        isPending(this.revisionState(revision), revision.plan) &&
+        this.buildingEnteredAt(revision) !== undefined,
+    );
+  }
+
+  /**
+   * When the build a queued push build waits behind ended (undefined while it runs, or when the
+   * revision waits behind none).
+   */
+  private queueEnd(revision: StoredRevision): number | undefined {
+    if (revision.queueEndedAt !== undefined || revision.queuedBehind === undefined) {
+      return revision.queueEndedAt;
+    }
+    const ahead = revision.queuedBehind;
+    const state = this.revisionState(ahead);
+    if (isPending(state, ahead.plan)) return undefined;
+    revision.queueEndedAt = state.since;
+    return revision.queueEndedAt;
+  }
+
+  /** Whether the revision still waits behind a running build. */
+  private waitsInQueue(revision: StoredRevision): boolean {
+    return revision.queuedBehind !== undefined && this.queueEnd(revision) === undefined;
+  }
+
+  /**
+   * How long each phase of the revision lasts: its script's or one step each, and for a push
+   * build queued behind a running build, QUEUED lasts until that build has ended (forever while
+   * it runs).
+   */
+  private phaseDurations(revision: StoredRevision): readonly number[] | undefined {
+    const queued = revision.plan.phases.indexOf('QUEUED');
+    if (revision.queuedBehind === undefined || queued < 0) return revision.phaseMs;
+    const durations = revision.plan.phases.map(
+      (_, index) => revision.phaseMs?.[index] ?? revision.stepMs,
+    );
+    const queuedFrom = revision.createdAt + durations.slice(0, queued).reduce((a, b) => a + b, 0);
+    const ended = this.queueEnd(revision);
+    durations[queued] =
+      ended === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.max(durations[queued] ?? revision.stepMs, ended - queuedFrom);
+    return durations;
   }
 
   /** Whether a push to `ref` of `repoKey` (undefined: any) starts a build of `deployment`. */
@@ -581,9 +650,10 @@ export class DeploymentStore {
       if (revision.supersededAt !== undefined) return undefined;
       return revision.stepsRead >= building ? now : undefined;
     }
+    const durations = this.phaseDurations(revision);
     let at = revision.createdAt;
     for (let index = 0; index < building; index++) {
-      at += revision.phaseMs?.[index] ?? revision.stepMs;
+      at += durations?.[index] ?? revision.stepMs;
     }
     if (now < at) return undefined;
     if (revision.supersededAt !== undefined && revision.supersededAt <= at) return undefined;
@@ -626,6 +696,8 @@ export class DeploymentStore {
     revision.deployLog = script?.deployLog ?? defaultDeployLog(script?.outcome);
     delete revision.supersededAt;
     delete revision.phaseMs;
+    delete revision.queuedBehind;
+    delete revision.queueEndedAt;
     delete revision.statusMessage;
     delete revision.failsOnce;
     if (script?.stepEachRead) revision.stepsRead = 0;
@@ -636,9 +708,17 @@ export class DeploymentStore {
     return revision;
   }
 
-  /** A newer revision supersedes every one still pending: they end SKIPPED. */
-  private supersedePending(deployment: StoredDeployment, now: number): void {
+  /**
+   * A newer revision supersedes every one still pending (they end SKIPPED), but the running
+   * build `spared` (pushesQueueBehindBuild), which goes on to its end.
+   */
+  private supersedePending(
+    deployment: StoredDeployment,
+    now: number,
+    spared?: StoredRevision,
+  ): void {
     for (const older of deployment.revisions) {
+      if (older === spared) continue;
       if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
         older.supersededAt = now;
       }
@@ -650,9 +730,10 @@ export class DeploymentStore {
     config: SourceRevisionConfig,
     builtWith: SourceConfig = deployment.sourceConfig,
     scripted?: RevisionScript,
+    queuedBehind?: StoredRevision,
   ): StoredRevision {
     const now = this.now();
-    this.supersedePending(deployment, now);
+    this.supersedePending(deployment, now, queuedBehind);
     const script = scripted ?? this.nextScript(deployment);
     const revisionConfig = withoutUndefined(config);
     const revision: StoredRevision = {
@@ -671,6 +752,7 @@ export class DeploymentStore {
             fixedCommit: this.headAt(this.repoKeyOf(builtWith), revisionConfig, now),
           }),
       hiddenReads: this.settings.notFoundAfterWrite,
+      ...(queuedBehind ? { queuedBehind } : {}),
       ...(script?.stepEachRead ? { stepsRead: 0 } : {}),
       buildLog: script?.buildLog ?? defaultBuildLog(script?.outcome),
       deployLog: script?.deployLog ?? defaultDeployLog(script?.outcome),

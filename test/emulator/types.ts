@@ -45,6 +45,11 @@ export interface ServiceMadeRevision {
   ref?: string;
   sha?: string;
   repoUrl?: string;
+  /**
+   * For 'push' with EmulatorOptions.pushesQueueBehindBuild: the revision whose running build it
+   * waits behind (it is QUEUED until that one has ended). Absent: it was not queued.
+   */
+  queuedBehind?: string;
   /** Emulator time when it was made. */
   at: number;
 }
