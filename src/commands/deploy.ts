@@ -14,6 +14,7 @@ import {
   type GraphConfigReport,
   type RevisionReport,
 } from '../report/types.ts';
+import { type BuiltCommitTold, recordedCommit } from '../rules/built-commit.ts';
 import {
   createOnlyNotices,
   type DeployPlan,
@@ -48,6 +49,7 @@ import {
   rollbackVerdict,
 } from './steps/rollback-on-failure.ts';
 import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
+import { tellBuiltCommit } from './steps/tell-built-commit.ts';
 
 /** How the deployment's write went. */
 type WriteResult =
@@ -111,6 +113,8 @@ export interface DeployFacts {
   /** The deployment as the last answer described it (a write, a redeploy, a read after a wait). */
   latest?: Deployment;
   rollback?: RollbackResult;
+  /** The commit this run's revision built, told against the run's (hosted_repo). */
+  builtCommit?: BuiltCommitTold;
   deployRecord?: DeployRecord;
 }
 
@@ -229,10 +233,18 @@ async function deploySteps(given: CommandContext, facts: DeployFacts): Promise<v
       if (rollback.deployment) facts.latest = rollback.deployment;
     }
   }
+  // The service builds the ref as it stands when the build runs: say which commit that was.
+  const followed = composeDeploy(facts).revision;
+  const source = facts.latest?.source ?? settings.source;
+  if (source === 'hosted_repo' && followed?.id === revisionId) {
+    const repoUrl = facts.latest?.source_config?.repo_url ?? settings.sourceConfig.repo_url;
+    facts.builtCommit = await tellBuiltCommit(ctx, followed, repoUrl ?? undefined);
+  }
   // Only a deploy that ended DEPLOYED (and passed its smoke test, when asked) is recorded: a
-  // re-run of it may then skip.
+  // re-run of it may then skip. It names the commit built, never the run's when another was.
   if (settings.skipUnchanged && deployedAsAsked(composeDeploy(facts), revisionId)) {
-    const record = await makeDeployRecord(ctx, desired, deployment.id, revisionId);
+    const built = facts.builtCommit && recordedCommit(facts.builtCommit, ctx.workflow?.commit);
+    const record = await makeDeployRecord(ctx, desired, deployment.id, revisionId, built);
     if (record !== undefined) facts.deployRecord = record;
   }
 }
@@ -280,7 +292,7 @@ export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): Comp
     ...(facts.graphConfig === undefined ? {} : { graphConfig: facts.graphConfig }),
     ...(facts.latest === undefined ? {} : describeDeployment(facts.latest)),
     ...(facts.listener === undefined ? {} : { listener: describeListener(facts.listener) }),
-    ...(facts.notices === undefined ? {} : { notices: facts.notices }),
+    ...noticesOf(facts),
     ...(plan === undefined ? {} : { changes: plan.changes }),
     ...(plan?.action === 'patch' && plan.resentSecrets.length > 0
       ? { resentSecrets: plan.resentSecrets }
@@ -444,7 +456,28 @@ export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): Comp
     ...(reason === undefined ? {} : { reason }),
     ...(nextStep === undefined ? {} : { nextStep }),
     ...(facts.rollback === undefined ? {} : { rollback: facts.rollback.rollback }),
+    ...(facts.builtCommit === undefined
+      ? {}
+      : { builtCommit: builtCommitShown(facts.builtCommit) }),
     ...(facts.deployRecord === undefined ? {} : { deployRecord: facts.deployRecord }),
+  };
+}
+
+/** The notices of the run: the inputs' (fields not shown), then the built commit's. */
+function noticesOf(facts: DeployFacts): Pick<ComposedReport, 'notices'> {
+  const notices = [
+    ...(facts.notices ?? []),
+    ...(facts.builtCommit?.annotation ? [facts.builtCommit.annotation] : []),
+  ];
+  return notices.length === 0 ? {} : { notices };
+}
+
+/** How the built commit stands to the run's, as the summary and the GitHub deployment say it. */
+function builtCommitShown(told: BuiltCommitTold): NonNullable<ComposedReport['builtCommit']> {
+  return {
+    relation: told.relation,
+    ownRepository: told.ownRepository,
+    ...(told.runCommit === undefined ? {} : { runCommit: told.runCommit }),
   };
 }
 

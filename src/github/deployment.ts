@@ -95,7 +95,7 @@ export async function startGitHubDeployment(
       repo,
       ref: options.ref,
       environment,
-      description: githubDescription(options.description, options.redactor),
+      description: githubDescription(options.description, { redactor: options.redactor }),
       // Deploy exactly this ref: no merge of the default branch, no wait on status checks.
       auto_merge: false,
       required_contexts: [],
@@ -273,14 +273,21 @@ const NO_SECRETS = new Redactor();
  * A deployment status description: the whole text pipeline (report/log-text.ts, oneLineText):
  * controls stripped, every secret redacted, one line, workflow commands broken (GitHub stores
  * it, and a later step that prints the statuses would run a `##[error]` in it), at most GitHub's
- * 140 characters.
+ * 140 characters. `ending` (`; ending`) is kept whole, the text cut before it.
  */
 export function githubDescription(
   text: string | undefined,
-  redactor: Redactor = NO_SECRETS,
+  options: { redactor?: Redactor | undefined; ending?: string | undefined } = {},
 ): string | undefined {
-  if (text === undefined) return undefined;
-  return oneLineText(text, redactor, GITHUB_DESCRIPTION_LIMIT);
+  const redactor = options.redactor ?? NO_SECRETS;
+  const tail =
+    options.ending === undefined
+      ? undefined
+      : oneLineText(options.ending, redactor, GITHUB_DESCRIPTION_LIMIT);
+  if (text === undefined) return tail;
+  if (tail === undefined) return oneLineText(text, redactor, GITHUB_DESCRIPTION_LIMIT);
+  const room = Math.max(0, GITHUB_DESCRIPTION_LIMIT - tail.length - 2);
+  return `${oneLineText(text, redactor, room)}; ${tail}`;
 }
 
 async function setStatus(
@@ -297,7 +304,7 @@ async function setStatus(
       repo,
       deployment_id: deploymentId,
       state,
-      description: githubDescription(details.description, redactor),
+      description: githubDescription(details.description, { redactor }),
       ...(environmentUrl ? { environment_url: environmentUrl } : {}),
       ...(logUrl ? { log_url: logUrl } : {}),
     });

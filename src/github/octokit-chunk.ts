@@ -5,6 +5,7 @@
  * check-run-record.ts); through this one entry they are in dist/ once.
  */
 export { readNewestRecord } from './check-run-record.ts';
+export { compareCommits } from './compare.ts';
 export { readPullRequestStates } from './pulls.ts';
 export { GitHubReporting } from './reporting.ts';
 export { isRepositoryTag } from './tags.ts';

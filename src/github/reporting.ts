@@ -9,6 +9,8 @@
 import type { Redactor } from '../api/redact.ts';
 import { inlineCode, isLinkableUrl, link } from '../report/markdown.ts';
 import type { CommandReport } from '../report/types.ts';
+import { builtCommitNote } from '../rules/built-commit.ts';
+import type { DeployRecord } from '../rules/deploy-record.ts';
 import type { CommandName } from '../settings/definitions.ts';
 import type { GitHubReportingSettings } from '../settings/inputs.ts';
 import { recordCheckName, writeRecord } from './check-run-record.ts';
@@ -21,6 +23,7 @@ import {
   finishGitHubDeployment,
   type GitHubDeploymentHandle,
   githubDeploymentStateFor,
+  githubDescription,
   startGitHubDeployment,
 } from './deployment.ts';
 import { COMMENTED_COMMANDS } from './needs-reporting.ts';
@@ -136,7 +139,9 @@ export class GitHubReporting {
     const record = report.deployRecord;
     const name = report.deployment?.name;
     const token = this.#settings.token;
-    const { owner, repo, sha, apiUrl } = this.#context;
+    const { owner, repo, apiUrl } = this.#context;
+    // On the commit the revision built (record.commit); an image's, on the run's commit.
+    const sha = record?.commit ?? this.#context.sha;
     if (record === undefined || !name || !token || !owner || !repo || !sha) return;
     const url = report.deployment?.url;
     const result = await writeRecord({
@@ -148,7 +153,7 @@ export class GitHubReporting {
       deploymentName: name,
       record,
       title: `${name}: revision ${record.revisionId} is DEPLOYED`,
-      summary: recordSummary(report, record.revisionId, name),
+      summary: recordSummary(report, record, name),
       ...(url && isLinkableUrl(url) ? { detailsUrl: url } : {}),
       log: this.#log,
       limits: this.#context.clientLimits,
@@ -187,9 +192,21 @@ export class GitHubReporting {
 
   async #finishDeployment(report: CommandReport): Promise<void> {
     // A failure's reason (the server's words) is what a person on the environment page needs.
-    // Server text: the whole pipeline, at the sending (deployment.ts, githubDescription).
+    // Server text: the whole pipeline (deployment.ts, githubDescription), again at the sending.
     const failed = report.outcome === 'failure' || report.outcome === 'timeout';
-    const description = (failed ? report.reason : undefined) ?? report.headline;
+    // What runs now: the commit the revision built, kept whole at the end, never the run's
+    // claimed for it. A failure's 140 characters are the reason's.
+    const built = failed
+      ? undefined
+      : builtCommitNote(
+          report.revision?.commitSha,
+          report.builtCommit?.relation,
+          report.builtCommit?.runCommit,
+        );
+    const description = githubDescription((failed ? report.reason : undefined) ?? report.headline, {
+      redactor: this.#redactor,
+      ending: built,
+    });
     if (this.#deployment) {
       await finishGitHubDeployment(this.#deployment, {
         state: githubDeploymentStateFor(report.outcome),
@@ -225,12 +242,14 @@ export class GitHubReporting {
 }
 
 /** The check run's text for people: what was deployed, where, by which run; the record is ids and digests. */
-function recordSummary(report: CommandReport, revisionId: string, name: string): string {
+function recordSummary(report: CommandReport, record: DeployRecord, name: string): string {
   const url = report.deployment?.url;
   const where = url && isLinkableUrl(url) ? ` at ${link(url, url)}` : '';
   const run = report.runUrl ? ` by ${link('this workflow run', report.runUrl)}` : '';
+  const commit =
+    record.commit === undefined ? '' : `, built from commit ${inlineCode(record.commit)}`;
   return [
-    `Revision ${inlineCode(revisionId)} of ${inlineCode(name)} is DEPLOYED${where}, deployed${run}.`,
+    `Revision ${inlineCode(record.revisionId)} of ${inlineCode(name)} is DEPLOYED${where}${commit}, deployed${run}.`,
     '',
     "This check holds deploy-action's deploy record, which lets an unchanged re-run skip (`skip-unchanged`): the deployment and revision ids and two digests keyed with the API key (HMAC-SHA256). It holds no secret value and no configuration.",
   ].join('\n');

@@ -86,12 +86,14 @@ function revisionCell(report: CommandReport): TableCell {
 }
 
 function commitCell(report: CommandReport, context: PrCommentContext): TableCell {
-  const sha = report.revision?.commitSha ?? context.github.sha;
+  // A revision's own commit, or none: the run's commit is never shown as what a revision built.
+  const sha = report.revision ? report.revision.commitSha : context.github.sha;
   if (!sha) return '—';
   if (!/^[0-9a-f]{7,64}$/i.test(sha)) return shared.codeCell(sha, MAX_SHORT);
   const { serverUrl, owner, repo } = context.github;
   const short = rawMarkdown(inlineCode(sha.slice(0, 7)));
-  if (!owner || !repo) return short;
+  // Another repository's commit is no page of this one.
+  if (!owner || !repo || report.builtCommit?.ownRepository === false) return short;
   return rawMarkdown(link(short, `${serverUrl}/${owner}/${repo}/commit/${sha}`));
 }
 

@@ -209,7 +209,7 @@ function revisionRoles({ deployment, revision }: CommandReport): string {
   return roles.join(', ');
 }
 
-function revisionFacts({ revision }: CommandReport, roles: string): TableCell[][] {
+function revisionFacts({ revision, builtCommit }: CommandReport, roles: string): TableCell[][] {
   if (!revision) return [];
   const id = shared.codeSpan(revision.id, SUMMARY_LIMITS.short);
   const rows: TableCell[][] = [
@@ -220,10 +220,25 @@ function revisionFacts({ revision }: CommandReport, roles: string): TableCell[][
     rows.push(['Status message', cellText(revision.statusMessage, SUMMARY_LIMITS.statusMessage)]);
   }
   if (revision.supersededBy) rows.push(['Superseded by', code(revision.supersededBy)]);
-  if (revision.commitSha) rows.push(['Commit', code(revision.commitSha)]);
+  if (revision.commitSha) rows.push(['Commit', commitCell(revision.commitSha, builtCommit)]);
   if (revision.repoRef) rows.push(['Repository ref', code(revision.repoRef)]);
   if (revision.imageUri) rows.push(['Image', code(revision.imageUri, SUMMARY_LIMITS.url)]);
   return rows;
+}
+
+/** The commit the revision built, and how it stands to the run's (deploy; see the notices). */
+function commitCell(commit: string, built: CommandReport['builtCommit']): TableCell {
+  const run = built?.runCommit === undefined ? '' : shared.codeSpan(built.runCommit, 64);
+  const how: Record<NonNullable<CommandReport['builtCommit']>['relation'], string> = {
+    same: " (this run's commit)",
+    contains: ` (contains this run's ${run})`,
+    'not-contained': ` (does not contain this run's ${run}: its change is not live)`,
+    unchecked: ` (not this run's ${run}; not compared)`,
+    'not-compared': built?.ownRepository === false ? ' (of another repository)' : '',
+    unknown: '',
+  };
+  const said = built === undefined ? '' : how[built.relation];
+  return rawMarkdown(`${shared.codeSpan(commit, SUMMARY_LIMITS.short)}${said}`);
 }
 
 /** A link for an http(s) URL; anything else is shown as code, never linked. */

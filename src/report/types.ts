@@ -6,6 +6,7 @@
  * PruneCandidate in rules/.
  */
 
+import type { BuiltCommitRelation } from '../rules/built-commit.ts';
 import type { FieldChange } from '../rules/deploy-plan.ts';
 import type { DeployRecord } from '../rules/deploy-record.ts';
 import type { PruneCandidate } from '../rules/prune-plan.ts';
@@ -227,6 +228,11 @@ export interface CommandReport {
   skipped?: boolean;
   /** deploy: a skip proven by a deploy record: the run that made it, and where it is shown. */
   skipProof?: { runUrl?: string; where?: string };
+  /**
+   * deploy: how the commit its revision built (`revision.commitSha`) stands to the commit the run
+   * is for (rules/built-commit.ts); `runCommit` when the two differ and were compared or meant to be.
+   */
+  builtCommit?: { relation: BuiltCommitRelation; ownRepository: boolean; runCommit?: string };
   /**
    * deploy: the record of a deploy that ended DEPLOYED (ids and keyed digests, nothing secret),
    * for GitHub to store after the run.

@@ -17,6 +17,11 @@ export interface DeployRecord {
   desired: string;
   /** Keyed digest of the configuration and secret values the server showed after it. */
   shown: string;
+  /**
+   * A repository source: the commit the revision built, which the record is stored on (absent in
+   * records made before this field, and for images).
+   */
+  commit?: string;
   /** The workflow run that made the record. */
   runUrl?: string;
 }
@@ -89,6 +94,7 @@ export function recordLine(record: DeployRecord): string {
     revision_id: record.revisionId,
     desired: record.desired,
     shown: record.shown,
+    ...(record.commit === undefined ? {} : { commit: record.commit }),
     ...(record.runUrl === undefined ? {} : { run_url: record.runUrl }),
   })}`;
 }
@@ -115,7 +121,15 @@ export function parseRecordLine(text: string | null | undefined): DeployRecord |
   const shown = textOf('shown');
   if (!deploymentId || !revisionId || !desired || !shown) return undefined;
   const runUrl = textOf('run_url');
-  return { deploymentId, revisionId, desired, shown, ...(runUrl ? { runUrl } : {}) };
+  const commit = textOf('commit');
+  return {
+    deploymentId,
+    revisionId,
+    desired,
+    shown,
+    ...(commit ? { commit } : {}),
+    ...(runUrl ? { runUrl } : {}),
+  };
 }
 
 /** What a run knows of the deploy record when it decides whether to skip. */

@@ -272,7 +272,7 @@ export const INPUTS = {
   },
   'github-token': {
     description:
-      "Token for the PR comment, GitHub deployments and prune's pull request states. Needs `pull-requests: write` for comments, `deployments: write` for deployments, `pull-requests: read` for prune.",
+      "Token for the PR comment, GitHub deployments and prune's pull request states. Needs `pull-requests: write` for comments, `deployments: write` for deployments, `pull-requests: read` for prune, `contents: read` for deploy to tell whether a newer commit it built contains the run's.",
     commands: ['deploy', 'redeploy', 'delete', 'prune'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, for the runner.
     runnerDefault: '${{ github.token }}',
@@ -365,7 +365,8 @@ export const OUTPUTS = {
     commands: ['deploy'],
   },
   'repo-commit-sha': {
-    description: 'Commit the revision was built from, when the server reports it.',
+    description:
+      "The commit this run's revision built, when the server reports it. The service builds the ref as it stands when the build runs, so this may be a newer commit than the run's (GITHUB_SHA; the PR head on pull requests), or another repository's: deploy says how the two stand (docs/deploy.md#the-commit-that-was-built).",
     commands: ['deploy', 'redeploy', 'status'],
   },
   'tracing-project': {

@@ -3,34 +3,15 @@
 import type { AuthenticateState } from './authenticate.ts';
 import type { EmulatorClock } from './clock.ts';
 import type { ListenerRegistry } from './listeners.ts';
+import type { ResolvedOptions } from './options.ts';
 import type { RunStreamScripts } from './run-stream.ts';
 import type { DeploymentStore } from './store.ts';
-import type { ConcurrentPatch } from './types.ts';
 
-export interface EmulatorSettings {
-  apiKey: string;
-  tenantId: string | undefined;
-  listenersAllowed: boolean;
-  deleteSupported: boolean;
-  listRevisionsSupported: boolean;
-  logsSupported: boolean;
-  logsDelayMs: number;
-  logsFailWith: number | undefined;
-  logTimestamps: 'iso' | 'epoch-ms' | 'none';
-  patchAnswersStale: boolean;
-  revisionPostSupported: boolean;
-  /** A copy of EmulatorOptions.concurrentPatch, its `times` counted down (restored by reset). */
-  concurrentPatch: ConcurrentPatch | undefined;
-  revisionInProgressConflict: boolean;
-  documentedRedeploy: boolean;
-  /** See EmulatorOptions.pageCap; changed at run time by setPageCap (admin: POST page-cap). */
-  pageCap: number | undefined;
-  listOffset: 'next' | 'null' | 'sent';
-  exactNameFilter: boolean;
-  namelessInNameFilters: boolean;
-  duplicateNameStatus: 400 | 409;
-  containerCreateNeedsResourceSpec: boolean;
-}
+/**
+ * Every option resolved (options.ts), as the handlers read them. Two change at run time: pageCap
+ * (setPageCap) and concurrentPatch (a copy whose `times` counts down; reset() restores it).
+ */
+export type EmulatorSettings = ResolvedOptions;
 
 export interface EmulatorContext {
   settings: EmulatorSettings;

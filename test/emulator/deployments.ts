@@ -15,12 +15,7 @@ import {
 import type { EmulatorContext } from './context.ts';
 import { detail, type EmulatorRequest, empty, json, type Reply, type RequestBody } from './http.ts';
 import { answeredOffset, listPage, parseListQuery } from './list-query.ts';
-import {
-  patchMakesRevision,
-  patchWouldMakeRevision,
-  type StoredDeployment,
-  type StoredRevision,
-} from './store.ts';
+import { patchMakesRevision, type StoredDeployment, type StoredRevision } from './store.ts';
 import type { ConcurrentPatch } from './types.ts';
 import { checkBody, issue, missing, type ValidationIssue, validationError } from './validation.ts';
 import { deploymentView, revisionView } from './views.ts';
@@ -336,9 +331,10 @@ export function patchDeployment(context: EmulatorContext, request: EmulatorReque
   ];
   if (ruleIssues.length > 0) return validationError(ruleIssues);
   if (context.store.isDeleting(deployment)) return beingDeleted(deployment);
-  const other = patchMakesRevision(patch) ? anotherRun(context) : undefined;
+  const makesRevision = patchMakesRevision(patch);
+  const other = makesRevision ? anotherRun(context) : undefined;
   if (other?.when === 'before') otherRunWrites(context, deployment, other);
-  if (patchWouldMakeRevision(patch)) {
+  if (makesRevision) {
     const conflict = inProgressConflict(context, deployment);
     if (conflict !== undefined) return conflict;
   }

@@ -28,6 +28,7 @@ import { ADMIN_PREFIX, type Dispatcher, dispatch } from './dispatch.ts';
 import { FaultDelays, FaultQueue } from './faults.ts';
 import { detail, sendReply } from './http.ts';
 import { ListenerRegistry } from './listeners.ts';
+import { resolveOptions } from './options.ts';
 import { TokenBucket } from './rate-limit.ts';
 import { RunStreamScripts } from './run-stream.ts';
 import { DeploymentStore } from './store.ts';
@@ -43,6 +44,7 @@ import type {
 } from './types.ts';
 import { deploymentView, revisionView } from './views.ts';
 
+export { DEFAULT_API_KEY, EMULATOR_OPTIONS, type ResolvedOptions } from './options.ts';
 export { PERMISSIVE, PRODUCTION } from './preset.ts';
 export { repositoryKey } from './store.ts';
 export type {
@@ -60,9 +62,6 @@ export type {
   RunStreamScript,
   ServiceMadeRevision,
 } from './types.ts';
-
-export const DEFAULT_API_KEY = 'emulator-key';
-const DEFAULT_STEP_MS = 1000;
 
 export interface Emulator {
   /** 'http://127.0.0.1:PORT'; clients append /v2/... */
@@ -87,7 +86,8 @@ export interface Emulator {
    * source_config.repo_url has the same repositoryKey (host/owner/name, case-insensitive,
    * without `.git` or a trailing slash). Until a push, a build of a ref carries fakeCommitSha of
    * it. With EmulatorOptions.buildsOnPush, starts a revision on each deployment of that
-   * repository and branch with build_on_push, and answers them (also in serviceMadeRevisions()).
+   * repository and branch with build_on_push, and answers them (also in serviceMadeRevisions());
+   * with pushesQueueBehindBuild, one made while a build runs waits behind it (QUEUED).
    * Forgotten by reset().
    */
   pushCommit(ref: string, sha: string, repoUrl?: string): ServiceMadeRevision[];
@@ -160,52 +160,21 @@ class RunningEmulator implements Emulator {
   private readonly options: EmulatorOptions;
 
   constructor(server: Server, url: string, options: EmulatorOptions) {
+    const settings = resolveOptions(options);
+    // A copy: its `times` counts down, and reset() starts it again.
+    settings.concurrentPatch = options.concurrentPatch && { ...options.concurrentPatch };
     this.options = options;
-    const stepMs = options.stepMs ?? DEFAULT_STEP_MS;
     this.server = server;
     this.url = url;
-    this.apiKey = options.apiKey ?? DEFAULT_API_KEY;
-    this.clock = options.clock === 'manual' ? manualClock() : realClock();
+    this.apiKey = settings.apiKey;
+    this.clock = settings.clock === 'manual' ? manualClock() : realClock();
     this.context = {
-      settings: {
-        apiKey: this.apiKey,
-        tenantId: options.tenantId,
-        listenersAllowed: options.listenersAllowed ?? true,
-        deleteSupported: options.deleteSupported ?? true,
-        listRevisionsSupported: options.listRevisionsSupported ?? true,
-        logsSupported: options.logsSupported ?? true,
-        logsDelayMs: options.logsDelayMs ?? 0,
-        logsFailWith: options.logsFailWith,
-        logTimestamps: options.logTimestamps ?? 'iso',
-        patchAnswersStale: options.patchAnswersStale ?? false,
-        revisionPostSupported: options.revisionPostSupported ?? false,
-        concurrentPatch: options.concurrentPatch && { ...options.concurrentPatch },
-        revisionInProgressConflict: options.revisionInProgressConflict ?? false,
-        documentedRedeploy: options.documentedRedeploy ?? false,
-        pageCap: options.pageCap,
-        listOffset: options.listOffset ?? 'next',
-        exactNameFilter: options.exactNameFilter ?? false,
-        namelessInNameFilters: options.namelessInNameFilters ?? false,
-        duplicateNameStatus: options.duplicateNameStatus ?? 409,
-        containerCreateNeedsResourceSpec: options.containerCreateNeedsResourceSpec ?? true,
-      },
+      settings,
       clock: this.clock,
       store: new DeploymentStore({
+        ...settings,
         clock: this.clock,
-        stepMs,
-        deleteAfterMs: options.deleteAfterMs ?? stepMs,
-        notFoundAfterWrite: options.notFoundAfterWrite ?? 0,
-        revisionIdsGlobal: options.revisionIdsGlobal ?? false,
-        revisionsNameDeployment: options.revisionsNameDeployment ?? false,
-        redeploysInPlace: options.redeploysInPlace ?? false,
-        buildsRefAtBuildTime: options.buildsRefAtBuildTime ?? false,
-        buildsOnPush: options.buildsOnPush ?? false,
-        revisionsShowSourceConfig: options.revisionsShowSourceConfig ?? false,
-        echoesCommands: options.echoesCommands ?? false,
-        secretsInAnswers: options.secretsInAnswers ?? 'values',
-        revisionsListedAfterMs: options.revisionsListedAfterMs ?? 0,
-        containerTier: options.containerTier,
-        answersDeploymentType: options.answersDeploymentType ?? true,
+        deleteAfterMs: settings.deleteAfterMs ?? settings.stepMs,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),
@@ -218,8 +187,8 @@ class RunningEmulator implements Emulator {
       delays: this.delays,
       requests: this.requests,
       admin: adminHandler(this, ADMIN_PREFIX),
-      pathPrefix: options.pathPrefix?.replace(/\/+$/, '') ?? '',
-      rateLimit: options.rateLimit && new TokenBucket(options.rateLimit, this.clock),
+      pathPrefix: settings.pathPrefix?.replace(/\/+$/, '') ?? '',
+      rateLimit: settings.rateLimit && new TokenBucket(settings.rateLimit, this.clock),
     };
   }
 
@@ -345,9 +314,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let emulator: RunningEmulator | undefined;
   const handler = (incoming: IncomingMessage, response: ServerResponse): void =>
     emulator?.handle(incoming, response);
-  const server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
-  const port = await listen(server, options.port ?? 0);
-  const url = options.publicUrl?.(port) ?? `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const { tls, publicUrl, port: askedPort } = resolveOptions(options);
+  const server = tls ? createHttpsServer(tls, handler) : createServer(handler);
+  const port = await listen(server, askedPort);
+  const url = publicUrl?.(port) ?? `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   emulator = new RunningEmulator(server, url, options);
   return emulator;
 }

@@ -21,6 +21,7 @@ import {
   type RevisionState,
   revisionStateAt,
 } from './lifecycle.ts';
+import type { ResolvedOptions } from './options.ts';
 import type { RevisionScript, ServiceMadeRevision } from './types.ts';
 
 /** A revision's source_revision_config as answered: with the commit, once it is known. */
@@ -89,6 +90,13 @@ export interface StoredRevision {
   builtCommit?: string;
   /** Made by the service itself (a push build, startRevision), not by an API request. */
   madeBy?: ServiceMadeRevision['cause'];
+  /**
+   * pushesQueueBehindBuild: the build running when this push build was made; this one stays
+   * QUEUED until that one has ended.
+   */
+  queuedBehind?: StoredRevision;
+  /** When queuedBehind ended, decided the first time it is seen ended. */
+  queueEndedAt?: number;
   /** Overrides StoreSettings.revisionsListedAfterMs for this revision. */
   listedAfterMs?: number;
   /** documentedRedeploy: when each redeploy of it finishes (its updated_at moves then). */
@@ -120,37 +128,17 @@ export interface StoredDeployment {
   hiddenReads: number;
 }
 
-export interface StoreSettings {
+/**
+ * The resolved options (options.ts), with what the emulator itself decides for the store: the
+ * clock itself (the option only names its kind) and the deletion time.
+ */
+export type StoreSettings = Omit<ResolvedOptions, 'clock' | 'deleteAfterMs'> & {
   clock: EmulatorClock;
-  stepMs: number;
+  /** How long a deleted deployment is still shown: the option, else one step. */
   deleteAfterMs: number;
-  /** Read-after-write lag: GETs of a just-written revision (or created deployment) answered 404. */
-  notFoundAfterWrite: number;
-  /** Revision ids are looked up across every deployment (EmulatorOptions.revisionIdsGlobal). */
-  revisionIdsGlobal?: boolean;
-  /** Revision answers carry `deployment_id` (EmulatorOptions.revisionsNameDeployment). */
-  revisionsNameDeployment?: boolean;
-  /** Revision answers carry `source_config` (EmulatorOptions.revisionsShowSourceConfig). */
-  revisionsShowSourceConfig?: boolean;
-  /** Answers carry install_command and build_command (EmulatorOptions.echoesCommands). */
-  echoesCommands?: boolean;
-  /** How answers show secrets (EmulatorOptions.secretsInAnswers). */
-  secretsInAnswers?: 'names' | 'values' | 'placeholders';
-  /** How long a new revision stays out of the revisions list (EmulatorOptions). */
-  revisionsListedAfterMs?: number;
-  /** The tier answered for container deployments (EmulatorOptions.containerTier). */
-  containerTier?: string | undefined;
-  /** Answers carry deployment_type (EmulatorOptions.answersDeploymentType). */
-  answersDeploymentType?: boolean;
-  /** A redeploy restarts the revision itself (EmulatorOptions.redeploysInPlace). */
-  redeploysInPlace?: boolean;
-  /** EmulatorOptions.buildsRefAtBuildTime. */
-  buildsRefAtBuildTime?: boolean;
-  /** EmulatorOptions.buildsOnPush. */
-  buildsOnPush?: boolean;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
-}
+};
 
 /** A stable, commit-like sha, so that tests can predict it from what was deployed. */
 export function fakeCommitSha(config: SourceRevisionConfig): string {
@@ -159,24 +147,19 @@ export function fakeCommitSha(config: SourceRevisionConfig): string {
 }
 
 /**
- * Whether the emulator makes a revision for a PATCH: repo_ref, graph_config_path, image_uri or
- * non-empty secrets (known-behaviour.md also names resource_spec: patchWouldMakeRevision).
+ * Whether a PATCH makes a revision (known-behaviour.md): it sets repo_ref, graph_config_path,
+ * image_uri, resource_spec or a non-empty secrets list (an empty one means "unchanged"). A PATCH
+ * of the mutable fields only (build_on_push, custom_url) makes none.
  */
 export function patchMakesRevision(patch: PatchDeploymentRequest): boolean {
   const revisionConfig = patch.source_revision_config ?? {};
-  const changesCode =
+  return (
     revisionConfig.repo_ref !== undefined ||
     revisionConfig.graph_config_path !== undefined ||
-    revisionConfig.image_uri !== undefined;
-  return changesCode || (patch.secrets?.length ?? 0) > 0;
-}
-
-/**
- * The PATCHes known-behaviour.md says create a revision (repo_ref, graph_config_path, image_uri,
- * resource_spec or secrets set): the writes revisionInProgressConflict refuses.
- */
-export function patchWouldMakeRevision(patch: PatchDeploymentRequest): boolean {
-  return patchMakesRevision(patch) || patch.source_config?.resource_spec !== undefined;
+    revisionConfig.image_uri !== undefined ||
+    patch.source_config?.resource_spec !== undefined ||
+    (patch.secrets?.length ?? 0) > 0
+  );
 }
 
 function withoutUndefined<T extends object>(value: T): T {
@@ -200,22 +183,22 @@ export class DeploymentStore {
 
   /** Whether revision answers carry `deployment_id`. */
   get revisionsNameDeployment(): boolean {
-    return this.settings.revisionsNameDeployment === true;
+    return this.settings.revisionsNameDeployment;
   }
 
   /** Whether revision answers carry `source_config`. */
   get revisionsShowSourceConfig(): boolean {
-    return this.settings.revisionsShowSourceConfig === true;
+    return this.settings.revisionsShowSourceConfig;
   }
 
   /** How answers show secrets: real values (the default, as production), names, or placeholders. */
   get secretsInAnswers(): 'names' | 'values' | 'placeholders' {
-    return this.settings.secretsInAnswers ?? 'values';
+    return this.settings.secretsInAnswers;
   }
 
   /** Whether answers carry install_command and build_command. */
   get echoesCommands(): boolean {
-    return this.settings.echoesCommands === true;
+    return this.settings.echoesCommands;
   }
 
   /**
@@ -238,7 +221,7 @@ export class DeploymentStore {
 
   /** Whether answers carry source_config.deployment_type. */
   get answersDeploymentType(): boolean {
-    return this.settings.answersDeploymentType !== false;
+    return this.settings.answersDeploymentType;
   }
 
   private now(): number {
@@ -336,7 +319,7 @@ export class DeploymentStore {
 
   /** Whether the revisions list shows `revision` yet (EmulatorOptions.revisionsListedAfterMs). */
   isListed(revision: StoredRevision): boolean {
-    const lag = revision.listedAfterMs ?? this.settings.revisionsListedAfterMs ?? 0;
+    const lag = revision.listedAfterMs ?? this.settings.revisionsListedAfterMs;
     return this.now() >= revision.createdAt + lag;
   }
 
@@ -374,6 +357,7 @@ export class DeploymentStore {
     deployment: StoredDeployment,
     config: SourceRevisionConfig | undefined,
     scripted?: RevisionScript,
+    queuedBehind?: StoredRevision,
   ): StoredRevision {
     const latest = this.latestRevision(deployment);
     return this.addRevision(
@@ -381,6 +365,7 @@ export class DeploymentStore {
       { ...latest?.sourceRevisionConfig, ...withoutUndefined(config ?? {}) },
       deployment.sourceConfig,
       scripted,
+      queuedBehind,
     );
   }
 
@@ -482,7 +467,7 @@ export class DeploymentStore {
         revision.stepMs,
         now,
         revision.supersededAt,
-        revision.phaseMs,
+        this.phaseDurations(revision),
       );
     }
     if (revision.supersededAt !== undefined && now >= revision.supersededAt) {
@@ -497,9 +482,15 @@ export class DeploymentStore {
     );
   }
 
-  /** Counts a GET of the revision: with stepEachRead, the next read shows the next status. */
+  /**
+   * Counts a GET of the revision: with stepEachRead, the next read shows the next status (a push
+   * build queued behind a running build goes no further than QUEUED until that build has ended).
+   */
   countRead(revision: StoredRevision): void {
-    if (revision.stepsRead !== undefined) revision.stepsRead += 1;
+    if (revision.stepsRead === undefined) return;
+    const queued = revision.plan.phases.indexOf('QUEUED');
+    if (queued >= 0 && revision.stepsRead >= queued && this.waitsInQueue(revision)) return;
+    revision.stepsRead += 1;
   }
 
   /** The newest revision that is DEPLOYED now: what the deployment actually serves. */
@@ -528,12 +519,71 @@ export class DeploymentStore {
     const made: ServiceMadeRevision[] = [];
     for (const deployment of this.all()) {
       if (!this.buildsPushTo(deployment, ref, repoKey)) continue;
-      const revision = this.addRevisionOver(deployment, undefined);
-      const record = { cause: 'push' as const, ref, sha, at, ...(repoUrl ? { repoUrl } : {}) };
+      const running = this.settings.pushesQueueBehindBuild
+        ? this.runningBuild(deployment)
+        : undefined;
+      const revision = this.addRevisionOver(deployment, undefined, undefined, running);
+      const record = {
+        cause: 'push' as const,
+        ref,
+        sha,
+        at,
+        ...(repoUrl ? { repoUrl } : {}),
+        ...(running ? { queuedBehind: running.id } : {}),
+      };
       this.recordServiceMade(deployment, revision, record);
       made.push({ ...record, deploymentId: deployment.id, revisionId: revision.id });
     }
     return made;
+  }
+
+  /** The deployment's build running now: a pending revision that has entered BUILDING. */
+  private runningBuild(deployment: StoredDeployment): StoredRevision | undefined {
+    return deployment.revisions.findLast(
+      (revision) =>
+        isPending(this.revisionState(revision), revision.plan) &&
+        this.buildingEnteredAt(revision) !== undefined,
+    );
+  }
+
+  /**
+   * When the build a queued push build waits behind ended (undefined while it runs, or when the
+   * revision waits behind none).
+   */
+  private queueEnd(revision: StoredRevision): number | undefined {
+    if (revision.queueEndedAt !== undefined || revision.queuedBehind === undefined) {
+      return revision.queueEndedAt;
+    }
+    const ahead = revision.queuedBehind;
+    const state = this.revisionState(ahead);
+    if (isPending(state, ahead.plan)) return undefined;
+    revision.queueEndedAt = state.since;
+    return revision.queueEndedAt;
+  }
+
+  /** Whether the revision still waits behind a running build. */
+  private waitsInQueue(revision: StoredRevision): boolean {
+    return revision.queuedBehind !== undefined && this.queueEnd(revision) === undefined;
+  }
+
+  /**
+   * How long each phase of the revision lasts: its script's or one step each, and for a push
+   * build queued behind a running build, QUEUED lasts until that build has ended (forever while
+   * it runs).
+   */
+  private phaseDurations(revision: StoredRevision): readonly number[] | undefined {
+    const queued = revision.plan.phases.indexOf('QUEUED');
+    if (revision.queuedBehind === undefined || queued < 0) return revision.phaseMs;
+    const durations = revision.plan.phases.map(
+      (_, index) => revision.phaseMs?.[index] ?? revision.stepMs,
+    );
+    const queuedFrom = revision.createdAt + durations.slice(0, queued).reduce((a, b) => a + b, 0);
+    const ended = this.queueEnd(revision);
+    durations[queued] =
+      ended === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.max(durations[queued] ?? revision.stepMs, ended - queuedFrom);
+    return durations;
   }
 
   /** Whether a push to `ref` of `repoKey` (undefined: any) starts a build of `deployment`. */
@@ -600,9 +650,10 @@ export class DeploymentStore {
       if (revision.supersededAt !== undefined) return undefined;
       return revision.stepsRead >= building ? now : undefined;
     }
+    const durations = this.phaseDurations(revision);
     let at = revision.createdAt;
     for (let index = 0; index < building; index++) {
-      at += revision.phaseMs?.[index] ?? revision.stepMs;
+      at += durations?.[index] ?? revision.stepMs;
     }
     if (now < at) return undefined;
     if (revision.supersededAt !== undefined && revision.supersededAt <= at) return undefined;
@@ -645,6 +696,8 @@ export class DeploymentStore {
     revision.deployLog = script?.deployLog ?? defaultDeployLog(script?.outcome);
     delete revision.supersededAt;
     delete revision.phaseMs;
+    delete revision.queuedBehind;
+    delete revision.queueEndedAt;
     delete revision.statusMessage;
     delete revision.failsOnce;
     if (script?.stepEachRead) revision.stepsRead = 0;
@@ -655,9 +708,17 @@ export class DeploymentStore {
     return revision;
   }
 
-  /** A newer revision supersedes every one still pending: they end SKIPPED. */
-  private supersedePending(deployment: StoredDeployment, now: number): void {
+  /**
+   * A newer revision supersedes every one still pending (they end SKIPPED), but the running
+   * build `spared` (pushesQueueBehindBuild), which goes on to its end.
+   */
+  private supersedePending(
+    deployment: StoredDeployment,
+    now: number,
+    spared?: StoredRevision,
+  ): void {
     for (const older of deployment.revisions) {
+      if (older === spared) continue;
       if (older.supersededAt === undefined && isPending(this.revisionState(older), older.plan)) {
         older.supersededAt = now;
       }
@@ -669,9 +730,10 @@ export class DeploymentStore {
     config: SourceRevisionConfig,
     builtWith: SourceConfig = deployment.sourceConfig,
     scripted?: RevisionScript,
+    queuedBehind?: StoredRevision,
   ): StoredRevision {
     const now = this.now();
-    this.supersedePending(deployment, now);
+    this.supersedePending(deployment, now, queuedBehind);
     const script = scripted ?? this.nextScript(deployment);
     const revisionConfig = withoutUndefined(config);
     const revision: StoredRevision = {
@@ -690,6 +752,7 @@ export class DeploymentStore {
             fixedCommit: this.headAt(this.repoKeyOf(builtWith), revisionConfig, now),
           }),
       hiddenReads: this.settings.notFoundAfterWrite,
+      ...(queuedBehind ? { queuedBehind } : {}),
       ...(script?.stepEachRead ? { stepsRead: 0 } : {}),
       buildLog: script?.buildLog ?? defaultBuildLog(script?.outcome),
       deployLog: script?.deployLog ?? defaultDeployLog(script?.outcome),

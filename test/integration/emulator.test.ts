@@ -374,7 +374,7 @@ describe('get', () => {
 });
 
 describe('PATCH', () => {
-  it('changes source_config without a revision, replacing resource_spec whole', async () => {
+  it('makes a new revision for a resource_spec alone, replacing resource_spec whole', async () => {
     const created = await call('POST', '/v2/deployments', {
       body: {
         ...containerBody('box', { image_uri: 'registry.test/agent:1' }),
@@ -389,12 +389,42 @@ describe('PATCH', () => {
       body: { source_config: { resource_spec: { min_scale: 2 } } },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body.latest_revision_id).toBe(deployment.latest_revision_id);
+    expect(patched.body.latest_revision_id).toMatch(UUID);
+    expect(patched.body.latest_revision_id).not.toBe(deployment.latest_revision_id);
     expect(patched.body.source_config).toEqual({
       resource_spec: { min_scale: 2 },
       custom_url: 'https://agent.example.test',
     });
+    const revisions = emulator.revisions(String(deployment.id));
+    expect(revisions.map((revision) => revision.id)).toEqual([
+      deployment.latest_revision_id,
+      patched.body.latest_revision_id,
+    ]);
+    // Of the same image: only the resources changed.
+    expect(revisions[1]?.source_revision_config).toMatchObject({
+      image_uri: 'registry.test/agent:1',
+    });
+  });
+
+  it('makes no revision for the mutable fields alone (custom_url, build_on_push)', async () => {
+    const created = await call('POST', '/v2/deployments', {
+      body: containerBody('box', { image_uri: 'registry.test/agent:1' }),
+    });
+    const deployment = created.body;
+    const patched = await call('PATCH', `/v2/deployments/${deployment.id}`, {
+      body: { source_config: { custom_url: 'https://moved.example.test' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(dig(patched.body, 'source_config', 'custom_url')).toBe('https://moved.example.test');
+    expect(patched.body.latest_revision_id).toBe(deployment.latest_revision_id);
     expect(emulator.revisions(String(deployment.id))).toHaveLength(1);
+    const hosted = await create('agent');
+    const flag = await call('PATCH', `/v2/deployments/${hosted.id}`, {
+      body: { source_config: { build_on_push: true }, secrets: [] },
+    });
+    expect(flag.status).toBe(200);
+    expect(flag.body.latest_revision_id).toBe(hosted.latest_revision_id);
+    expect(emulator.revisions(String(hosted.id))).toHaveLength(1);
   });
 
   it('makes a new revision for repo_ref, merging the rest of the revision config', async () => {
@@ -2154,6 +2184,174 @@ describe('repositories and pushes (pushCommit, buildsOnPush)', () => {
   });
 });
 
+describe('pushesQueueBehindBuild', () => {
+  const QUEUING = { buildsOnPush: true, buildsRefAtBuildTime: true, pushesQueueBehindBuild: true };
+
+  /** A deployment of REPO_A that builds pushes, its first revision DEPLOYED. */
+  async function buildsPushes(): Promise<string> {
+    const created = await call('POST', '/v2/deployments', {
+      body: hostedOf('agent', REPO_A, { build_on_push: true }),
+    });
+    expect(created.status).toBe(201);
+    emulator.advance(STEP * 7);
+    return String(created.body.id);
+  }
+
+  function push(sha: string) {
+    const [made] = emulator.pushCommit('main', sha.repeat(40), REPO_A);
+    expect(made).toBeDefined();
+    return made as NonNullable<typeof made>;
+  }
+
+  async function statuses(deploymentId: string, ids: unknown[]): Promise<unknown[]> {
+    return Promise.all(ids.map((id) => revisionStatus(deploymentId, id)));
+  }
+
+  it('queues pushes behind a running build: it ends as it would, and only the newest push is built', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    expect(running).not.toHaveProperty('queuedBehind'); // nothing was running
+    emulator.advance(STEP * 3);
+    expect(await revisionStatus(deploymentId, running.revisionId)).toBe('BUILDING');
+
+    const older = push('b');
+    const newest = push('c');
+
+    expect(older.queuedBehind).toBe(running.revisionId);
+    expect(newest.queuedBehind).toBe(running.revisionId);
+    expect(emulator.serviceMadeRevisions().map((made) => made.queuedBehind)).toEqual([
+      undefined,
+      running.revisionId,
+      running.revisionId,
+    ]);
+    const ids = [running.revisionId, older.revisionId, newest.revisionId];
+    expect(await statuses(deploymentId, ids)).toEqual(['BUILDING', 'SKIPPED', 'CREATING']);
+    const read = await call('GET', `/v2/deployments/${deploymentId}`);
+    expect(read.body.latest_revision_id).toBe(newest.revisionId);
+    // The running build goes on; the newest push waits QUEUED for as long as it runs.
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['AWAITING_DEPLOY', 'SKIPPED', 'QUEUED']);
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['DEPLOYING', 'SKIPPED', 'QUEUED']);
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['DEPLOYED', 'SKIPPED', 'AWAITING_BUILD']);
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, ids)).toEqual(['DEPLOYED', 'SKIPPED', 'BUILDING']);
+    emulator.advance(STEP * 3);
+    const [built, skipped, queued] = await Promise.all(
+      ids.map((id) => revisionAnswer(deploymentId, id)),
+    );
+    expect(commitOf(built as Json)).toBe('a'.repeat(40));
+    expect(skipped?.source_revision_config).not.toHaveProperty('repo_commit_sha');
+    expect(queued).toMatchObject({
+      status: 'DEPLOYED',
+      source_revision_config: { repo_commit_sha: 'c'.repeat(40) },
+    });
+    const after = await call('GET', `/v2/deployments/${deploymentId}`);
+    expect(after.body.active_revision_id).toBe(newest.revisionId);
+  });
+
+  it('supersedes a push build that has not started building, as without the option', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    const first = push('a');
+    emulator.advance(STEP * 2); // AWAITING_BUILD: it has not fetched the ref yet
+    const second = push('b');
+    expect(second).not.toHaveProperty('queuedBehind');
+    expect(await statuses(deploymentId, [first.revisionId, second.revisionId])).toEqual([
+      'SKIPPED',
+      'CREATING',
+    ]);
+  });
+
+  it('without it (the default, and PERMISSIVE), a push build supersedes the running build', async () => {
+    await start({ buildsOnPush: true, buildsRefAtBuildTime: true });
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    emulator.advance(STEP * 3);
+    expect(await revisionStatus(deploymentId, running.revisionId)).toBe('BUILDING');
+    const next = push('b');
+    expect(next).not.toHaveProperty('queuedBehind');
+    expect(await statuses(deploymentId, [running.revisionId, next.revisionId])).toEqual([
+      'SKIPPED',
+      'CREATING',
+    ]);
+  });
+
+  it('starts a queued push build when the build ahead fails, and never while it runs for good', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    emulator.scriptRevision('agent', { outcome: 'build-fail' });
+    const failing = push('a');
+    emulator.advance(STEP * 3); // BUILDING, fails at the end of this step
+    const after = push('b');
+    emulator.advance(STEP);
+    expect(await statuses(deploymentId, [failing.revisionId, after.revisionId])).toEqual([
+      'BUILD_FAILED',
+      'QUEUED',
+    ]);
+    emulator.advance(STEP * 6);
+    expect(await revisionAnswer(deploymentId, after.revisionId)).toMatchObject({
+      status: 'DEPLOYED',
+      source_revision_config: { repo_commit_sha: 'b'.repeat(40) },
+    });
+
+    const stuck = emulator.startRevision(deploymentId, { outcome: 'stay', stayAt: 'DEPLOYING' });
+    emulator.advance(STEP * 6);
+    const waiting = push('c');
+    expect(waiting.queuedBehind).toBe(stuck.id);
+    emulator.advance(STEP * 100);
+    expect(await statuses(deploymentId, [stuck.id, waiting.revisionId])).toEqual([
+      'DEPLOYING',
+      'QUEUED',
+    ]);
+    const answer = await revisionAnswer(deploymentId, waiting.revisionId);
+    expect(answer.source_revision_config).not.toHaveProperty('repo_commit_sha');
+  });
+
+  it('holds a push build that steps on each read at QUEUED until the build ahead has ended', async () => {
+    await start(QUEUING);
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    emulator.advance(STEP * 3);
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
+    const stepped = push('b');
+    const read = () => revisionStatus(deploymentId, stepped.revisionId);
+    expect([await read(), await read(), await read(), await read()]).toEqual([
+      'CREATING',
+      'QUEUED',
+      'QUEUED',
+      'QUEUED',
+    ]);
+    emulator.advance(STEP * 3);
+    expect(await revisionStatus(deploymentId, running.revisionId)).toBe('DEPLOYED');
+    expect([await read(), await read(), await read()]).toEqual([
+      'QUEUED',
+      'AWAITING_BUILD',
+      'BUILDING',
+    ]);
+  });
+
+  it('refuses an API write while a push build is queued (revisionInProgressConflict)', async () => {
+    await start({ ...QUEUING, revisionInProgressConflict: true });
+    const deploymentId = await buildsPushes();
+    const running = push('a');
+    emulator.advance(STEP * 3);
+    const queued = push('b');
+    emulator.advance(STEP * 2); // unqueued, it would be AWAITING_BUILD by now
+    expect(await statuses(deploymentId, [running.revisionId, queued.revisionId])).toEqual([
+      'DEPLOYING',
+      'QUEUED',
+    ]);
+    const patch = await call('PATCH', `/v2/deployments/${deploymentId}`, {
+      body: { source_revision_config: { repo_ref: 'main' } },
+    });
+    expect(patch.status).toBe(409);
+    expect(String(patch.body.detail)).toContain(`${queued.revisionId} is QUEUED`);
+  });
+});
+
 describe('startRevision', () => {
   it('makes a revision as the service does, with its script, never refused, and records it', async () => {
     await start({ revisionInProgressConflict: true, buildsRefAtBuildTime: true });
@@ -2475,6 +2673,7 @@ describe('presets', () => {
       'buildsOnPush',
       'revisionInProgressConflict',
       'documentedRedeploy',
+      'pushesQueueBehindBuild',
     ] as const;
     for (const rule of rules) {
       expect(PRODUCTION[rule], rule).toBe(true);
@@ -2487,6 +2686,53 @@ describe('presets', () => {
       ['production', PRODUCTION],
       ['permissive', PERMISSIVE],
     ]);
+  });
+
+  it('reads each preset from the option table, where each option has its values beside it', async () => {
+    const { EMULATOR_OPTIONS, PRODUCTION, PERMISSIVE } = await import('../emulator/index.ts');
+    expect(PRODUCTION).toEqual({
+      logsSupported: true,
+      revisionPostSupported: false,
+      revisionIdsGlobal: false,
+      revisionsNameDeployment: false,
+      revisionsShowSourceConfig: false,
+      echoesCommands: false,
+      secretsInAnswers: 'values',
+      answersDeploymentType: true,
+      buildsRefAtBuildTime: true,
+      buildsOnPush: true,
+      pushesQueueBehindBuild: true,
+      revisionInProgressConflict: true,
+      documentedRedeploy: true,
+      deleteSupported: true,
+      listRevisionsSupported: true,
+      exactNameFilter: false,
+      duplicateNameStatus: 409,
+      containerCreateNeedsResourceSpec: true,
+    });
+    expect(PERMISSIVE).toEqual({
+      redeploysInPlace: false,
+      buildsRefAtBuildTime: false,
+      buildsOnPush: false,
+      pushesQueueBehindBuild: false,
+      revisionInProgressConflict: false,
+      documentedRedeploy: false,
+    });
+    // A preset value is one of the option's own: the default where the two servers agree.
+    const table: Record<string, { default: unknown }> = EMULATOR_OPTIONS;
+    for (const [name, value] of Object.entries({ ...PRODUCTION, ...PERMISSIVE })) {
+      expect(typeof value, name).toBe(typeof table[name]?.default);
+    }
+  });
+
+  it('an option left out, or set to undefined, takes its default from the table', async () => {
+    await start({ apiKey: undefined, stepMs: undefined });
+    expect(emulator.apiKey).toBe('emulator-key');
+    const deployment = await create('agent');
+    emulator.advance(999);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('CREATING');
+    emulator.advance(1);
+    expect(await revisionStatus(deployment.id, deployment.latest_revision_id)).toBe('QUEUED');
   });
 
   it('PRODUCTION runs the documented rules together', async () => {

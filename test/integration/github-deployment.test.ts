@@ -395,4 +395,15 @@ describe('pure helpers', () => {
     expect(githubDescription('z'.repeat(140))).toBe('z'.repeat(140));
     expect(githubDescription(undefined)).toBeUndefined();
   });
+
+  it('keeps the built commit whole at the end, cutting the text before it', () => {
+    const note = "built bbbbbbb, not this run's aaaaaaa: its change is not live";
+    expect(githubDescription('Patched deployment agent', { ending: note })).toBe(
+      `Patched deployment agent; ${note}`,
+    );
+    const cut = githubDescription('x'.repeat(200), { ending: note });
+    expect(cut).toHaveLength(140);
+    expect(cut?.endsWith(`…; ${note}`)).toBe(true);
+    expect(githubDescription(undefined, { ending: note })).toBe(note);
+  });
 });

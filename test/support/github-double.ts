@@ -1,10 +1,12 @@
 /**
  * A stand-in for the few GitHub REST endpoints the reporters use, on 127.0.0.1, so integration
- * tests drive the real Octokit client over real HTTP. It keeps issue comments, deployments and
- * check runs (created, and listed for a commit by name, newest first, as GitHub does) in memory, records every request, and can be told to fail the next matching requests the ways
- * GitHub does: primary and secondary rate limits with GitHub's own headers (x-ratelimit-limit,
- * -remaining, -reset, -used, -resource, retry-after), missing permission, 404, 500, 502, a JSON
- * 503 and the HTML 503 page GitHub's front end serves, and a dropped connection.
+ * tests drive the real Octokit client over real HTTP. It keeps issue comments, deployments,
+ * check runs (created, and listed for a commit by name, newest first, as GitHub does) and the
+ * comparisons of two commits it was told of in memory, records every request, and can be told to
+ * fail the next matching requests the ways GitHub does: primary and secondary rate limits with
+ * GitHub's own headers (x-ratelimit-limit, -remaining, -reset, -used, -resource, retry-after),
+ * missing permission, 404, 500, 502, a JSON 503 and the HTML 503 page GitHub's front end serves,
+ * and a dropped connection.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -126,6 +128,12 @@ export interface GitHubDouble {
   seedPullRequest(number: number, state: 'open' | 'closed'): void;
   /** A tag that GET /repos/o/r/git/matching-refs/tags/{prefix} then lists. */
   seedTag(name: string): void;
+  /**
+   * How commit `head` stands to `base`, as GET /repos/o/r/compare/{base}...{head} then answers
+   * it (`ahead`, `behind`, `diverged`, `identical`). A pair never seeded answers 404, as GitHub
+   * answers a commit it does not have.
+   */
+  seedComparison(base: string, head: string, status: string): void;
   fail(failure: ScriptedFailure): void;
   close(): Promise<void>;
 }
@@ -256,6 +264,7 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
   };
 
   const tags: string[] = [];
+  const comparisons = new Map<string, string>();
   const routes: { method: string; pattern: RegExp; route: Route }[] = [
     {
       method: 'GET',
@@ -269,6 +278,33 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
             .map((tag) => `refs/tags/${tag}`)
             .filter((ref) => ref.startsWith(`refs/${prefix}`))
             .map((ref) => ({ ref, object: { sha: 'c'.repeat(40) } })),
+        };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^repos\/[^/]+\/[^/]+\/compare\/[^/]+$/,
+      route: ({ segments }) => {
+        const basehead = decodeURIComponent(segments[4] ?? '');
+        const status = comparisons.get(basehead);
+        if (status === undefined) return notFound();
+        const [base = '', head = ''] = basehead.split('...');
+        // GitHub's shape, cut to what a reader may look at; counts follow the status.
+        const aheadBy = status === 'ahead' || status === 'diverged' ? 2 : 0;
+        const behindBy = status === 'behind' || status === 'diverged' ? 1 : 0;
+        return {
+          status: 200,
+          body: {
+            url: `${baseUrl}/${segments.join('/')}`,
+            status,
+            ahead_by: aheadBy,
+            behind_by: behindBy,
+            total_commits: aheadBy,
+            base_commit: { sha: base },
+            merge_base_commit: { sha: status === 'behind' ? head : base },
+            commits: [],
+            files: [],
+          },
         };
       },
     },
@@ -513,6 +549,9 @@ export async function startGitHubDouble(): Promise<GitHubDouble> {
     },
     seedTag: (name) => {
       tags.push(name);
+    },
+    seedComparison: (base, head, status) => {
+      comparisons.set(`${base}...${head}`, status);
     },
     seedDeployment: (environment, ref = 'main') =>
       addDeployment({ ref, environment, transient_environment: false, payload: {} }),

@@ -235,6 +235,37 @@ const cases: { name: string; facts: DeployFacts; report: Partial<ComposedReport>
     },
   },
   {
+    name: 'a patch DEPLOYED that built a newer commit than the run one: a notice, the relation for the summary',
+    facts: {
+      ...start,
+      existing,
+      plan: patchPlan,
+      name: 'agent',
+      written: { kind: 'patched', deployment: existing, by: 'patch' },
+      latest: servingRev2,
+      attempts: [
+        {
+          revisionId: 'rev-2',
+          rollout: followed('rev-2', 'deployed', { deployment: servingRev2 }),
+        },
+      ],
+      builtCommit: {
+        relation: 'contains',
+        ownRepository: true,
+        commit: 'b'.repeat(40),
+        runCommit: 'a'.repeat(40),
+        line: 'built b',
+        annotation: { level: 'notice', message: 'main moved on' },
+      },
+    },
+    report: {
+      outcome: 'success',
+      headline: 'Patched deployment agent; revision rev-2 is DEPLOYED',
+      notices: [{ level: 'notice', message: 'main moved on' }],
+      builtCommit: { relation: 'contains', ownRepository: true, runCommit: 'a'.repeat(40) },
+    },
+  },
+  {
     name: 'a patch of which the second write failed',
     facts: {
       ...start,

@@ -147,6 +147,12 @@ describe('the record as text', () => {
     expect(parseRecordLine(`Deployed.\n${recordLine(record)}\n`)).toEqual(record);
   });
 
+  it('names the commit the revision built, and reads it back', () => {
+    const built = { ...record, commit: 'b'.repeat(40) };
+    expect(recordLine(built)).toContain(`"commit":"${'b'.repeat(40)}"`);
+    expect(parseRecordLine(recordLine(built))).toEqual(built);
+  });
+
   it.each([
     ['no text', null],
     ['no record line', 'Deployed revision rev-1.'],

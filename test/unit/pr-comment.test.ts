@@ -73,6 +73,21 @@ describe('renderPrComment', () => {
     expect(body).toContain('| ❌ Failed | — | — |');
   });
 
+  it("never shows the run's commit as what a revision built, and links no other repository's", () => {
+    const unknown = renderPrComment(
+      report({ revision: { id: 'rev-3f2a', status: 'BUILDING' } }),
+      context,
+    );
+    expect(unknown).not.toContain('f'.repeat(7));
+    expect(unknown).toContain('| `rev-3f2a` BUILDING | — |');
+    const other = renderPrComment(
+      report({ builtCommit: { relation: 'not-compared', ownRepository: false } }),
+      context,
+    );
+    expect(other).toContain('`abcdef1`');
+    expect(other).not.toContain('/commit/');
+  });
+
   it('prefers the run URL in the report', () => {
     const body = renderPrComment(
       report({ runUrl: 'https://github.com/acme/agents/actions/runs/99' }),

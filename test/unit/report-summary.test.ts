@@ -120,6 +120,40 @@ describe('renderSummary: a successful deploy', () => {
   });
 });
 
+describe('renderSummary: the commit built, against the run commit', () => {
+  const BUILT = '0123456789abcdef0123456789abcdef01234567';
+  const RUN = 'a'.repeat(40);
+  it.each<[NonNullable<CommandReport['builtCommit']>, string]>([
+    [{ relation: 'same', ownRepository: true }, ` (this run's commit)`],
+    [
+      { relation: 'contains', ownRepository: true, runCommit: RUN },
+      ` (contains this run's \`${RUN}\`)`,
+    ],
+    [
+      { relation: 'not-contained', ownRepository: true, runCommit: RUN },
+      ` (does not contain this run's \`${RUN}\`: its change is not live)`,
+    ],
+    [
+      { relation: 'unchecked', ownRepository: true, runCommit: RUN },
+      ` (not this run's \`${RUN}\`; not compared)`,
+    ],
+    [{ relation: 'not-compared', ownRepository: false }, ' (of another repository)'],
+    [{ relation: 'not-compared', ownRepository: true }, ''],
+  ])('%j', (builtCommit, said) => {
+    const summary = renderSummary(deployedReport({ builtCommit }));
+    expect(summary).toContain(`| Commit | \`${BUILT}\`${said} |`);
+  });
+
+  it('shows a notice about the built commit with the other notices', () => {
+    const summary = renderSummary(
+      deployedReport({
+        notices: [{ level: 'warning', message: `built ${BUILT}, not this run's ${RUN}` }],
+      }),
+    );
+    expect(summary).toContain(RUN);
+  });
+});
+
 describe('renderSummary: failures', () => {
   it('says why it failed and what to do, with the server text escaped', () => {
     const summary = renderSummary(

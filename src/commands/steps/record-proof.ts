@@ -105,20 +105,30 @@ function commitOf(
 
 /**
  * After a deploy that ended DEPLOYED (its smoke test passed, when one was asked for): the record
- * of it, for GitHub to store. Undefined when the run cannot reach the store: a notice says why.
+ * of it, for GitHub to store on the commit the revision built (`built`, rules/built-commit.ts's
+ * recordedCommit; a repository source only). Undefined when the run cannot reach the store, or
+ * the record could name no commit: the log says why.
  */
 export async function makeDeployRecord(
   ctx: CommandContext,
   desired: DesiredDeployment,
   deploymentId: string,
   revisionId: string,
+  built: { commit: string } | { why: string } | undefined,
 ): Promise<DeployRecord | undefined> {
   const { log } = ctx;
   const place = recordPlace(ctx);
-  if (typeof place === 'string') {
+  const fromRepository = desired.source === 'hosted_repo';
+  const unplaced =
+    typeof place === 'string'
+      ? place
+      : fromRepository && (built === undefined || 'why' in built)
+        ? (built?.why ?? 'the commit the revision built is unknown')
+        : undefined;
+  if (unplaced !== undefined) {
     // Told once, in the log: a fork's run or an emptied token is the workflow's own choice.
     log.info(
-      `No deploy record was made: ${place}. A re-run with 'secrets' (or build-command, install-command) builds again; see docs/skip-unchanged.md.`,
+      `No deploy record was made: ${unplaced}. A re-run with 'secrets' (or build-command, install-command) builds again; see docs/skip-unchanged.md.`,
     );
     return undefined;
   }
@@ -141,11 +151,15 @@ export async function makeDeployRecord(
   }
   const key = ctx.settings.api.key;
   const ids = { deploymentId, revisionId };
+  // The commit the revision built, which a re-run of that commit (the skip's commit) finds.
+  const commit =
+    fromRepository && built !== undefined && 'commit' in built ? built.commit : undefined;
   return {
     deploymentId,
     revisionId,
-    desired: desiredDigest(key, ids, { desired, ...commitOf(ctx, desired) }),
+    desired: desiredDigest(key, ids, { desired, ...(commit === undefined ? {} : { commit }) }),
     shown: shownDigest(key, ids, current),
+    ...(commit === undefined ? {} : { commit }),
     ...(ctx.github?.runUrl ? { runUrl: ctx.github.runUrl } : {}),
   };
 }
