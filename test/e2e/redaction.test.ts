@@ -23,6 +23,7 @@ import {
   runAction,
   withoutMaskCommands,
 } from '../support/run-action.ts';
+import { readable } from './command-fixtures.ts';
 import { API_KEY } from './helpers.ts';
 
 /** Markdown would escape it to `sk\-live\_9f3a\.b7c2`: neither form may show anywhere. */
@@ -225,6 +226,53 @@ describe('min-mask-length', () => {
     expect(run.stdout).toContain('"min_scale":1');
     // The plan shows the short value as a secret all the same.
     expect(run.summary).toContain('| `secrets.DEBUG` | \\(unset\\) | `"***"` |');
+  });
+
+  it('keeps the ids of an error readable with secrets: A=1, and shows *** where a field holds the value', async () => {
+    const secrets = `A=1\nDATABASE_PASSWORD=${SECRET}`;
+    const first = await runAction({ inputs: inputs({ secrets }), env: onTheGitHubDouble() });
+    expect(first.exitCode).toBe(0);
+    const deploymentId = first.outputs['deployment-id'] ?? '';
+    const revisionId = first.outputs['revision-id'] ?? '';
+    // The update's write (POST .../revisions, else PATCH) carries the secrets, and is refused
+    // with a detail that names ids holding a `1`.
+    const detail = `revision ${revisionId} of deployment ${deploymentId} (request 4f1a979a9-1234) is in progress`;
+    emulator.inject({
+      method: 'POST',
+      path: `/v2/deployments/${deploymentId}/revisions`,
+      kind: 'status',
+      status: 400,
+      detail,
+    });
+    emulator.inject({
+      method: 'PATCH',
+      path: `/v2/deployments/${deploymentId}`,
+      kind: 'status',
+      status: 400,
+      detail,
+    });
+
+    const run = await runAction({
+      inputs: inputs({ secrets, 'repo-ref': 'feature-1' }),
+      env: onTheGitHubDouble(),
+    });
+
+    expect(run.exitCode).toBe(1);
+    const error = run.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
+    expect(error).toContain(detail);
+    expect(error).not.toContain('***');
+    expect(readable(run.summary)).toContain(detail);
+    // Where a field holds the value, *** stands for it whatever its length: the plan, the
+    // result output (names only).
+    const dry = await runAction({
+      inputs: inputs({ secrets, 'repo-ref': 'feature-1', 'dry-run': 'true' }),
+      env: onTheGitHubDouble(),
+    });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.outputs.plan).toContain('{"name":"A","value":"***"}');
+    expect(dry.outputs.plan).not.toContain('"value":"1"');
+    const result = JSON.parse(first.outputs.result ?? '{}') as { secrets?: unknown };
+    expect(result.secrets).toEqual([{ name: 'A' }, { name: 'DATABASE_PASSWORD' }]);
   });
 
   it('masks the API key whatever its length', async () => {
