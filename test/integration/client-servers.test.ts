@@ -12,6 +12,7 @@ import {
   InvalidRequestError,
   RetryAfterBeyondDeadline,
 } from '../../src/api/errors.ts';
+import { Redactor } from '../../src/api/redact.ts';
 import { runStream } from '../../src/api/run-stream.ts';
 import type { CreateDeploymentRequest, RunStreamChunk } from '../../src/api/schemas.ts';
 import type { Clock } from '../../src/wait/clock.ts';
@@ -310,6 +311,37 @@ describe('answers', () => {
     expect(error.message).toBe('POST /v2/deployments failed with 400: bad key *** for secret ***');
     expect(error.detail).toBe('bad key *** for secret ***');
   });
+
+  it.each([
+    ["with the run's own redactor", true],
+    ["with the client's own", false],
+  ])(
+    'a secret value shorter than min-mask-length is not cut out of the error of a request that carried it (%s)',
+    async (_, shared) => {
+      const id = '4f1a979a9-1234-4b1c-9d1e-0f1e2d3c4b5a';
+      const server = await serve((_, response) =>
+        reply(response, 400, { detail: `revision ${id} in progress; secret ${SECRET_VALUE}` }),
+      );
+      const made = client(server.url, {
+        secretValues: [SECRET_VALUE],
+        minSecretLength: 5,
+        ...(shared ? { redactor: new Redactor() } : {}),
+      });
+      const body = {
+        secrets: [
+          { name: 'DB_PASSWORD', value: SECRET_VALUE },
+          { name: 'A', value: '1' },
+          { name: 'FLAG', value: 'true' },
+        ],
+      };
+      const error = (await caught(made.patchDeployment(id, body))) as ApiError;
+      // The ids stay readable, in the path and in the detail; the long secret is still redacted.
+      expect(error.message).toBe(
+        `PATCH /v2/deployments/${id} failed with 400: revision ${id} in progress; secret ***`,
+      );
+      expect(debugLines.join('\n')).toContain(`PATCH /v2/deployments/${id} → 400`);
+    },
+  );
 
   it('an HTTP-date Retry-After is honoured against the injected clock', async () => {
     const now = Date.parse('2030-01-01T00:00:00Z');
