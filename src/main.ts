@@ -502,7 +502,7 @@ async function loadGitHubReporting(
         warning: (message) => core.warning(forLog(message)),
         debug: (message) => core.debug(forLog(message)),
       },
-      redactor.redact,
+      redactor,
     );
   } catch (error) {
     core.warning(forLog(`GitHub reporting is off for this run: ${messageOf(error)}`));

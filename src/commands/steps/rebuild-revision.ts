@@ -182,12 +182,29 @@ export async function writeRebuild(
       revision: write.revision,
     };
   }
+  // A write whose answer was lost may have made the revision: it is looked for all the same.
   const found = await findRevisionOfThisRun(
     ctx,
-    { ...write, ...(deadline === undefined ? {} : { deadline }) },
+    {
+      ...write,
+      ...(deadline === undefined ? {} : { deadline }),
+      ...(write.by === 'lost'
+        ? {
+            lost: {
+              sent: write.sent,
+              error: write.error,
+              ...(write.tookEffect === undefined ? {} : { tookEffect: write.tookEffect }),
+            },
+          }
+        : {}),
+    },
     plan.identity,
   );
   return found.revisionId === undefined
     ? { why: found.why, nextStep: found.nextStep }
-    : { revisionId: found.revisionId, deployment: write.deployment };
+    : {
+        revisionId: found.revisionId,
+        deployment: write.deployment,
+        ...(found.revision === undefined ? {} : { revision: found.revision }),
+      };
 }
