@@ -354,6 +354,7 @@ async function compareCommits(compare) {
             basehead: `${compare.base}...${compare.head}`,
             // Only the status is read: one commit and its files per page keep the answer small.
             per_page: 1,
+            ...(compare.signal ? { request: { signal: compare.signal } } : {}),
         });
         // An answer that is no comparison (a proxy's page with a 200) holds no status.
         const status = data?.status;

@@ -24,6 +24,8 @@ interface CommitCompare {
   /** The client's retry and pacing timings (tests run them fast); GITHUB_CLIENT_LIMITS if unset. */
   limits?: GitHubClientLimits;
   log: { info(message: string): void; debug(message: string): void };
+  /** The job's cancellation: the call (and its retries) stops with it. */
+  signal?: AbortSignal;
 }
 
 /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: GitHub's `status`, or why there is none. */
@@ -36,6 +38,7 @@ export async function compareCommits(compare: CommitCompare): Promise<CommitComp
       basehead: `${compare.base}...${compare.head}`,
       // Only the status is read: one commit and its files per page keep the answer small.
       per_page: 1,
+      ...(compare.signal ? { request: { signal: compare.signal } } : {}),
     });
     // An answer that is no comparison (a proxy's page with a 200) holds no status.
     const status: unknown = (data as { status?: unknown } | undefined)?.status;

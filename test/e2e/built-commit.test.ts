@@ -7,6 +7,9 @@
  * not checked; a deployment of another repository never compares GITHUB_SHA. The outputs, the
  * summary, the GitHub deployment status and the deploy record name the commit built.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type Emulator,
@@ -14,6 +17,7 @@ import {
   PRODUCTION,
   startEmulator,
 } from '../emulator/index.ts';
+import { fakeCommitSha } from '../emulator/store.ts';
 import {
   FAKE_GITHUB_TOKEN,
   type GitHubDouble,
@@ -88,6 +92,47 @@ describe('the run commit is the one built', () => {
     expect(readable(run.summary)).toContain(`| Commit | \`${MAIN_COMMIT}\` (this run's commit) |`);
     expect(compareReads()).toEqual([]);
     expectCleanRun(run, emulator);
+  });
+});
+
+describe("a pull request: the run's commit is the PR head, not GITHUB_SHA (the merge commit)", () => {
+  it("a build of the head branch at its head is this run's commit; GitHub is asked nothing", async () => {
+    await withEmulator();
+    const head = fakeCommitSha({ repo_ref: 'feature-x' });
+    const dir = await mkdtemp(join(tmpdir(), 'deploy-action-built-commit-'));
+    try {
+      const eventPath = join(dir, 'event.json');
+      await writeFile(
+        eventPath,
+        JSON.stringify({
+          number: 12,
+          pull_request: {
+            number: 12,
+            head: { ref: 'feature-x', sha: head, repo: { full_name: 'acme/agent' } },
+            base: { ref: 'main', repo: { full_name: 'acme/agent' } },
+          },
+        }),
+      );
+      const run = await runAction({
+        inputs: inputs({ name: 'agent-pr-12', 'pr-comment': 'false' }),
+        env: {
+          ...runEnv('e'.repeat(40)),
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: eventPath,
+          GITHUB_HEAD_REF: 'feature-x',
+          GITHUB_REF: 'refs/pull/12/merge',
+        },
+      });
+
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs['repo-commit-sha']).toBe(head);
+      expect(run.stdout).toContain(`built commit ${head} of feature-x: this run's commit.`);
+      expect(run.everything).not.toContain('e'.repeat(40));
+      expect(compareReads()).toEqual([]);
+      expectCleanRun(run, emulator);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
 import { writesIn } from './command-fixtures.ts';
 
@@ -45,7 +45,8 @@ describe('npm run demo', () => {
 describe('.env.example', () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ apiKey: 'emulator-key', stepMs: 20 });
+    // As `npm run emulator` starts it: the production rules.
+    emulator = await startEmulator({ ...PRODUCTION, apiKey: 'emulator-key', stepMs: 20 });
   });
   afterAll(() => emulator.close());
 

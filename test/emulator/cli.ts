@@ -3,7 +3,8 @@
  *
  *   npm run emulator -- --port 8080 [--api-key KEY] [--step-ms 1000] [--preset production|permissive]
  *
- * Prints `control-plane emulator listening on http://127.0.0.1:PORT` once it is ready, and closes
+ * It follows the production service's documented rules (the PRODUCTION preset) unless
+ * `--preset permissive` asks for the lenient server. Prints `control-plane emulator listening on http://127.0.0.1:PORT` once it is ready, and closes
  * cleanly on SIGINT or SIGTERM. Drive it with the admin API (see admin.ts).
  */
 import { parseArgs } from 'node:util';
@@ -14,9 +15,9 @@ const PRESETS: Record<string, Readonly<EmulatorOptions>> = {
   permissive: PERMISSIVE,
 };
 
+/** The preset named, PRODUCTION when none is. */
 function presetOption(name: string | undefined): Readonly<EmulatorOptions> {
-  if (name === undefined) return {};
-  const preset = PRESETS[name];
+  const preset = PRESETS[name ?? 'production'];
   if (preset === undefined) {
     throw new Error(`--preset takes production or permissive, got ${JSON.stringify(name)}`);
   }

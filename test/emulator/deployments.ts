@@ -14,7 +14,7 @@ import {
 } from './api-shapes.ts';
 import type { EmulatorContext } from './context.ts';
 import { detail, type EmulatorRequest, empty, json, type Reply, type RequestBody } from './http.ts';
-import { answeredOffset, listPage, parseListQuery } from './list-query.ts';
+import { answeredOffset, listPage, pageSize, parseListQuery } from './list-query.ts';
 import { patchMakesRevision, type StoredDeployment, type StoredRevision } from './store.ts';
 import type { ConcurrentPatch } from './types.ts';
 import { checkBody, issue, missing, type ValidationIssue, validationError } from './validation.ts';
@@ -482,7 +482,7 @@ export function listRevisions(context: EmulatorContext, request: EmulatorRequest
       (revision) =>
         statuses === undefined || statuses.includes(context.store.revisionState(revision).status),
     );
-  const size = Math.min(limit, context.settings.pageCap ?? limit);
+  const size = pageSize(limit, context.settings.pageCap);
   const page = newestFirst.slice(offset, offset + size);
   return json(200, {
     resources: page.map((revision) => revisionView(context.store, revision)),

@@ -25,14 +25,14 @@ export type AdminHandler = (method: string, path: string, body: RequestBody) => 
 
 export interface Dispatcher {
   context: EmulatorContext;
-  /** Absent when the emulator has no rate limit. */
-  rateLimit?: TokenBucket | undefined;
+  /** The tokens of EmulatorOptions.rateLimit; absent when the emulator has no rate limit. */
+  rateLimiter?: TokenBucket | undefined;
   faults: FaultQueue;
   delays: FaultDelays;
   requests: RecordedRequest[];
   admin: AdminHandler;
   /** EmulatorOptions.pathPrefix without a trailing slash; '' when the API is served at the root. */
-  pathPrefix: string;
+  apiPrefix: string;
 }
 
 const REDACTED_HEADERS = new Set(['x-api-key', 'authorization']);
@@ -162,7 +162,7 @@ async function answer(
   response: ServerResponse,
   entry: RecordedRequest,
 ): Promise<void> {
-  const retryAfter = dispatcher.rateLimit?.take();
+  const retryAfter = dispatcher.rateLimiter?.take();
   if (retryAfter !== undefined) {
     const reply = detail(429, 'Rate limit exceeded', { 'retry-after': String(retryAfter) });
     entry.status = reply.status;
@@ -211,7 +211,7 @@ export async function dispatch(
     return;
   }
   // A self-hosted control plane serves the API under its prefix: without it, nothing is there.
-  const prefix = dispatcher.pathPrefix;
+  const prefix = dispatcher.apiPrefix;
   const routed =
     prefix === ''
       ? url.pathname

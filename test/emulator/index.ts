@@ -174,7 +174,6 @@ class RunningEmulator implements Emulator {
       store: new DeploymentStore({
         ...settings,
         clock: this.clock,
-        deleteAfterMs: settings.deleteAfterMs ?? settings.stepMs,
         appUrlFor: (name) => `${url}/apps/${encodeURIComponent(name)}`,
       }),
       listeners: new ListenerRegistry(this.clock),
@@ -187,8 +186,8 @@ class RunningEmulator implements Emulator {
       delays: this.delays,
       requests: this.requests,
       admin: adminHandler(this, ADMIN_PREFIX),
-      pathPrefix: settings.pathPrefix?.replace(/\/+$/, '') ?? '',
-      rateLimit: settings.rateLimit && new TokenBucket(settings.rateLimit, this.clock),
+      apiPrefix: settings.pathPrefix?.replace(/\/+$/, '') ?? '',
+      rateLimiter: settings.rateLimit && new TokenBucket(settings.rateLimit, this.clock),
     };
   }
 

@@ -172,21 +172,26 @@ export function answeredOffset(
 }
 
 /**
- * One page of the filtered deployments. With `pageCap` a page holds at most that many items
- * whatever `limit` asks, so a short page is not the last one.
+ * How many items a page holds: `limit`, or fewer with a `pageCap` (EmulatorOptions.pageCap), so
+ * that a short page is not the last one.
  */
+export function pageSize(limit: number, pageCap: number | undefined): number {
+  return pageCap === undefined ? limit : Math.min(limit, pageCap);
+}
+
+/** One page of the filtered deployments (pageSize items at most). */
 export function listPage(
   deployments: Deployment[],
   filters: ListFilters,
   server: {
-    pageCap?: number | undefined;
-    offsetAnswer?: ListOffsetAnswer;
+    pageCap: number | undefined;
+    offsetAnswer: ListOffsetAnswer;
     /** EmulatorOptions.namelessInNameFilters. */
-    namelessMatchNames?: boolean;
-  } = {},
+    namelessMatchNames: boolean;
+  },
 ): { resources: Deployment[]; offset: number | null } {
-  const { pageCap, offsetAnswer = 'next', namelessMatchNames = false } = server;
-  const size = Math.min(filters.limit, pageCap ?? filters.limit);
+  const { pageCap, offsetAnswer, namelessMatchNames } = server;
+  const size = pageSize(filters.limit, pageCap);
   const resources = deployments
     .filter((deployment) => matches(deployment, filters, namelessMatchNames))
     .slice(filters.offset, filters.offset + size);

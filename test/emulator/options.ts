@@ -226,7 +226,10 @@ export const EMULATOR_OPTIONS = {
   stepMs: option<number>({ default: 1000 }),
   /** 'real' follows Date.now(); 'manual' moves only with advance(ms). Default 'real'. */
   clock: option<'real' | 'manual'>({ default: 'real' }),
-  /** How long a deleted deployment reports AWAITING_DELETE before it is gone. Default stepMs. */
+  /**
+   * How long a deleted deployment reports AWAITING_DELETE before it is gone. Default: one step
+   * (stepMs), which resolveOptions fills in.
+   */
   deleteAfterMs: option<number | undefined>({ default: undefined }),
   /**
    * Read-after-write lag, default 0: a revision just added by a create, PATCH or redeploy (and a
@@ -255,8 +258,14 @@ type OptionTable = typeof EMULATOR_OPTIONS;
 /** What a test may set: any option, each optional (its default applies). */
 export type EmulatorOptions = { [Name in keyof OptionTable]?: OptionTable[Name]['default'] };
 
-/** Every option with its value decided: what was set, else the default. */
-export type ResolvedOptions = { [Name in keyof OptionTable]: OptionTable[Name]['default'] };
+/**
+ * Every option with its value decided: what was set, else the default (deleteAfterMs, whose
+ * default is another option's value, always a number).
+ */
+export type ResolvedOptions = Omit<
+  { [Name in keyof OptionTable]: OptionTable[Name]['default'] },
+  'deleteAfterMs'
+> & { deleteAfterMs: number };
 
 /** The options resolved: each one set, else its default (a new object, the caller's to change). */
 export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
@@ -264,6 +273,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   for (const [name, spec] of Object.entries(EMULATOR_OPTIONS)) {
     resolved[name] = (options as Record<string, unknown>)[name] ?? spec.default;
   }
+  resolved.deleteAfterMs ??= resolved.stepMs;
   return resolved as ResolvedOptions;
 }
 

@@ -130,12 +130,10 @@ export interface StoredDeployment {
 
 /**
  * The resolved options (options.ts), with what the emulator itself decides for the store: the
- * clock itself (the option only names its kind) and the deletion time.
+ * clock itself (the option only names its kind) and the URL of an application.
  */
-export type StoreSettings = Omit<ResolvedOptions, 'clock' | 'deleteAfterMs'> & {
+export type StoreSettings = Omit<ResolvedOptions, 'clock'> & {
   clock: EmulatorClock;
-  /** How long a deleted deployment is still shown: the option, else one step. */
-  deleteAfterMs: number;
   /** The URL the server fills into source_config.custom_url of a hosted_repo deployment. */
   appUrlFor: (name: string) => string;
 };

@@ -46,8 +46,8 @@ function isRemoteReconciled(deployment: StoredDeployment): boolean {
  */
 export function sourceConfigAnswer(
   config: SourceConfig,
-  echoesCommands = false,
-  answersDeploymentType = true,
+  echoesCommands: boolean,
+  answersDeploymentType: boolean,
 ): SourceConfig {
   const {
     install_command: installCommand,

@@ -1463,6 +1463,48 @@ describe('process hygiene', () => {
     );
     expect(result).toMatchObject({ code: 0, signal: null });
   });
+
+  it.each([
+    [[], 409],
+    [['--preset', 'production'], 409],
+    [['--preset', 'permissive'], 200],
+  ])(
+    'the CLI with %j follows the production rules unless told permissive (a write while a revision is in progress: %i)',
+    async (preset, status) => {
+      let written: Promise<number> | undefined;
+      const result = await runNode(
+        [resolve(EMULATOR_DIR, 'cli.ts'), '--port', '0', '--step-ms', '60000', ...preset],
+        (stdout, kill) => {
+          const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(stdout)?.[1];
+          if (url === undefined || written !== undefined) return;
+          const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+          written = (async () => {
+            const created = await fetch(`${url}/v2/deployments`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify(hostedBody('agent')),
+            });
+            const { id } = (await created.json()) as Json;
+            const patched = await fetch(`${url}/v2/deployments/${id}`, {
+              method: 'PATCH',
+              headers,
+              body: JSON.stringify({ source_revision_config: { repo_ref: 'next' } }),
+            });
+            kill();
+            return patched.status;
+          })();
+        },
+      );
+      expect(await written).toBe(status);
+      expect(result).toMatchObject({ code: 0, signal: null });
+    },
+  );
+
+  it('the CLI refuses a preset it does not know', async () => {
+    const result = await runNode([resolve(EMULATOR_DIR, 'cli.ts'), '--preset', 'lenient']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--preset takes production or permissive, got "lenient"');
+  });
 });
 
 describe('the production contract (known-behaviour.md)', () => {

@@ -31,8 +31,9 @@ afterEach(async () => {
   await double.close();
 });
 
-const compare = () =>
+const compare = (signal?: AbortSignal) =>
   compareCommits({
+    ...(signal ? { signal } : {}),
     token: FAKE_GITHUB_TOKEN,
     apiUrl: double.url,
     owner: 'acme',
@@ -143,6 +144,17 @@ describe('compareCommits', () => {
       level: 'notice',
       message: expect.stringContaining('was not checked: '),
     });
+  });
+
+  it('stops with the job: a cancelled call is not tried again, and comes back as not checked', async () => {
+    double.seedComparison(RUN, BUILT, 'ahead');
+    double.fail({ kind: 'unavailable-html', path: '/compare/', times: 10 });
+    const controller = new AbortController();
+    const comparing = compare(controller.signal);
+    controller.abort();
+
+    expect(await comparing).toEqual({ unchecked: expect.any(String) });
+    expect(compareReads().length).toBeLessThanOrEqual(1);
   });
 
   it('tells a commit GitHub does not have (404) as not checked, naming the likely causes', async () => {

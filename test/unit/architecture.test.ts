@@ -11,12 +11,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ControlPlaneClient } from '../../src/api/client.ts';
 import { systemClock } from '../../src/wait/clock.ts';
 import { revisionReader, waitForRevision } from '../../src/wait/revision.ts';
+import { EMULATOR_OPTIONS } from '../emulator/options.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
@@ -556,5 +558,130 @@ describe('one home for each shared list', () => {
     expect(PATH_ONLY.test(codeOf("const LIST = new Set(['AWAITING_DEPLOY', 'DEPLOYING']);"))).toBe(
       true,
     );
+  });
+});
+
+/** The emulator: its option table, test/emulator/options.ts, is the one place an option is declared. */
+const EMULATOR = join(ROOT, 'test', 'emulator');
+const OPTION_TABLE = 'options.ts';
+
+/** The expression under parentheses, `!` and `as`. */
+function unwrapped(node: ts.Expression): ts.Expression {
+  let inner = node;
+  while (
+    ts.isParenthesizedExpression(inner) ||
+    ts.isNonNullExpression(inner) ||
+    ts.isAsExpression(inner)
+  ) {
+    inner = inner.expression;
+  }
+  return inner;
+}
+
+/** `options.x`, `settings.x`, `this.settings.x`, `context.settings.x`: an option read by its name. */
+function optionRead(node: ts.Expression, names: ReadonlySet<string>): string | undefined {
+  const read = unwrapped(node);
+  if (!ts.isPropertyAccessExpression(read) || !names.has(read.name.text)) return undefined;
+  const holder = unwrapped(read.expression);
+  const holderName = ts.isIdentifier(holder)
+    ? holder.text
+    : ts.isPropertyAccessExpression(holder)
+      ? holder.name.text
+      : undefined;
+  return holderName === 'options' || holderName === 'settings' ? read.name.text : undefined;
+}
+
+const FALLBACKS: ReadonlySet<ts.SyntaxKind> = new Set([
+  ts.SyntaxKind.QuestionQuestionToken,
+  ts.SyntaxKind.BarBarToken,
+  ts.SyntaxKind.QuestionQuestionEqualsToken,
+  ts.SyntaxKind.BarBarEqualsToken,
+]);
+
+/**
+ * Where `source` declares or defaults an option of `names` itself: a type (an interface or an
+ * object type) naming two options or more, a second table of them (one member named like an
+ * option is a coincidence of words: a revision's own stepMs, the emulator's apiKey); a fallback
+ * given to an option read from the options or the settings (`options.stepMs ?? 1000`); a default
+ * bound to an option's name (`{ echoesCommands = false }`, `(stepMs = 1000) => ...`).
+ */
+function optionsDeclaredOutsideTable(
+  file: string,
+  source: string,
+  names: ReadonlySet<string>,
+): string[] {
+  const found: string[] = [];
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const at = (node: ts.Node) =>
+    `${file}:${tree.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+  const visit = (node: ts.Node): void => {
+    if (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) {
+      const declared = node.members
+        .filter(ts.isPropertySignature)
+        .map((member) => member.name.getText(tree))
+        .filter((name) => names.has(name));
+      if (declared.length >= 2) found.push(`${at(node)} declares ${declared.join(', ')}`);
+    }
+    if (ts.isBinaryExpression(node) && FALLBACKS.has(node.operatorToken.kind)) {
+      const option = optionRead(node.left, names);
+      if (option !== undefined) found.push(`${at(node)} defaults ${option}`);
+    }
+    if ((ts.isBindingElement(node) || ts.isParameter(node)) && node.initializer !== undefined) {
+      const bound =
+        ts.isBindingElement(node) && node.propertyName !== undefined
+          ? node.propertyName
+          : node.name;
+      if (ts.isIdentifier(bound) && names.has(bound.text)) {
+        found.push(`${at(node)} defaults ${bound.text}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return found;
+}
+
+describe('the emulator options (test/emulator/options.ts)', () => {
+  const names = new Set(Object.keys(EMULATOR_OPTIONS));
+
+  it('are declared and defaulted in the option table only, nowhere else in test/emulator/', () => {
+    const files = tsFilesUnder(EMULATOR).map((file) => relative(EMULATOR, file));
+    expect(files).toContain(OPTION_TABLE);
+    const elsewhere = files
+      .filter((file) => file !== OPTION_TABLE)
+      .flatMap((file) =>
+        optionsDeclaredOutsideTable(file, readFileSync(join(EMULATOR, file), 'utf8'), names),
+      );
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('finds a second declaration and a default where there is one (the check can fail)', () => {
+    const source = [
+      'export interface EmulatorSettings {',
+      '  apiKey: string;',
+      '  /** its own step */',
+      '  stepMs: number;',
+      '}',
+      'interface StoredRevision { stepMs: number; createdAt: number }',
+      'type Server = { pageCap?: number } & { clock: Clock; deleteAfterMs: number };',
+      'const step = options.stepMs ?? 1000;',
+      'const allowed = this.settings.listenersAllowed || true;',
+      'context.settings.pageCap ??= 20;',
+      'const { echoesCommands = false, tls: served = undefined } = settings;',
+      'function view(config: Config, answersDeploymentType = true) {}',
+      'const size = script?.stepMs ?? settings.stepMs;',
+      'const { stepMs } = options;',
+      'function start(nameless = false) {}',
+    ].join('\n');
+    expect(optionsDeclaredOutsideTable('settings.ts', source, names)).toEqual([
+      'settings.ts:1 declares apiKey, stepMs',
+      'settings.ts:7 declares clock, deleteAfterMs',
+      'settings.ts:8 defaults stepMs',
+      'settings.ts:9 defaults listenersAllowed',
+      'settings.ts:10 defaults pageCap',
+      'settings.ts:11 defaults echoesCommands',
+      'settings.ts:11 defaults tls',
+      'settings.ts:12 defaults answersDeploymentType',
+    ]);
   });
 });

@@ -14,7 +14,7 @@ import {
 import type { CommandContext } from './command-context.ts';
 
 export async function tellBuiltCommit(
-  ctx: Pick<CommandContext, 'settings' | 'github' | 'workflow' | 'log'>,
+  ctx: Pick<CommandContext, 'settings' | 'github' | 'workflow' | 'log' | 'signal'>,
   revision: Pick<RevisionReport, 'id' | 'commitSha' | 'repoRef'>,
   /** The deployment's repo_url: the last answer's, else the input's. */
   repoUrl: string | undefined,
@@ -33,6 +33,8 @@ export async function tellBuiltCommit(
   const step = judgeBuiltCommit(facts);
   const { told } =
     step.kind === 'compare' ? judgeBuiltCommit(facts, await compared(ctx, step)) : step;
+  // A cancelled job ends as cancelled, not with a comparison it stopped.
+  ctx.signal.throwIfAborted();
   if (told.annotation?.level === 'warning') log.warning(told.annotation.message);
   else if (told.annotation?.level === 'notice') log.notice(told.annotation.message);
   else log.info(told.line);
@@ -41,7 +43,7 @@ export async function tellBuiltCommit(
 
 /** GitHub's comparison of the run's commit with the built one, or why it was not asked. */
 async function compared(
-  ctx: Pick<CommandContext, 'settings' | 'github' | 'log'>,
+  ctx: Pick<CommandContext, 'settings' | 'github' | 'log' | 'signal'>,
   step: { owner: string; repo: string; base: string; head: string },
 ): Promise<CommitComparison> {
   const token = ctx.settings.github.token;
@@ -58,5 +60,6 @@ async function compared(
     head: step.head,
     ...(github.clientLimits ? { limits: github.clientLimits } : {}),
     log: ctx.log,
+    signal: ctx.signal,
   });
 }
