@@ -754,6 +754,10 @@ async function publishPrComment(options) {
     });
 }
 
+// EXTERNAL MODULE: ./src/api/redact.ts
+var redact = __webpack_require__(2799);
+// EXTERNAL MODULE: ./src/report/log-text.ts
+var log_text = __webpack_require__(9018);
 ;// CONCATENATED MODULE: ./src/github/deployment.ts
 /**
  * Mirrors the control-plane rollout as a GitHub Deployment, so the PR and the repository's
@@ -761,6 +765,8 @@ async function publishPrComment(options) {
  * API failure the functions warn (naming the `deployments: write` permission or the rate limit)
  * and return a result; they never throw, because GitHub bookkeeping must not fail a deploy.
  */
+
+
 
 const deployment_PERMISSION = 'deployments: write';
 /** GitHub rejects deployment status descriptions longer than this. */
@@ -784,7 +790,7 @@ async function startGitHubDeployment(options) {
             repo,
             ref: options.ref,
             environment,
-            description: githubDescription(options.description),
+            description: githubDescription(options.description, { redactor: options.redactor }),
             // Deploy exactly this ref: no merge of the default branch, no wait on status checks.
             auto_merge: false,
             required_contexts: [],
@@ -805,7 +811,15 @@ async function startGitHubDeployment(options) {
     catch (error) {
         return warnAndFail(log, describeGitHubFailure(error, 'create the GitHub deployment', deployment_PERMISSION));
     }
-    const handle = { octokit, owner, repo, log, deploymentId, environment };
+    const handle = {
+        octokit,
+        owner,
+        repo,
+        log,
+        deploymentId,
+        environment,
+        ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
+    };
     const status = await setStatus(handle, 'in_progress', {
         logUrl: options.logUrl,
         description: options.description,
@@ -889,7 +903,15 @@ async function deactivateEnvironment(options) {
     }
     let deactivated = 0;
     for (const deploymentId of deploymentIds) {
-        const handle = { octokit, owner, repo, log, deploymentId, environment };
+        const handle = {
+            octokit,
+            owner,
+            repo,
+            log,
+            deploymentId,
+            environment,
+            ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
+        };
         const result = await setStatus(handle, 'inactive', { description: options.description });
         // The next call would meet the same missing permission or rate limit: stop at the first.
         if (!result.ok)
@@ -915,19 +937,28 @@ function githubDeploymentStateFor(outcome) {
             return 'inactive';
     }
 }
-/** One line, at most GitHub's 140 characters; `ending` (`; ending`) is kept whole, the text cut. */
-function githubDescription(text, ending) {
+/** A run that knows no secret (a caller without the run's redactor). */
+const NO_SECRETS = new redact/* Redactor */.pO();
+/**
+ * A deployment status description: the whole text pipeline (report/log-text.ts, oneLineText):
+ * controls stripped, every secret redacted, one line, workflow commands broken (GitHub stores
+ * it, and a later step that prints the statuses would run a `##[error]` in it), at most GitHub's
+ * 140 characters. `ending` (`; ending`) is kept whole, the text cut before it.
+ */
+function githubDescription(text, options = {}) {
+    const redactor = options.redactor ?? NO_SECRETS;
+    const tail = options.ending === undefined
+        ? undefined
+        : (0,log_text/* oneLineText */.gs)(options.ending, redactor, GITHUB_DESCRIPTION_LIMIT);
     if (text === undefined)
-        return ending;
-    const oneLine = text.replace(/\s+/g, ' ').trim();
-    const tail = ending === undefined ? '' : `; ${ending}`;
-    const room = GITHUB_DESCRIPTION_LIMIT - tail.length;
-    if (oneLine.length <= room)
-        return `${oneLine}${tail}`;
-    return `${oneLine.slice(0, Math.max(0, room - 1))}…${tail}`;
+        return tail;
+    if (tail === undefined)
+        return (0,log_text/* oneLineText */.gs)(text, redactor, GITHUB_DESCRIPTION_LIMIT);
+    const room = Math.max(0, GITHUB_DESCRIPTION_LIMIT - tail.length - 2);
+    return `${(0,log_text/* oneLineText */.gs)(text, redactor, room)}; ${tail}`;
 }
 async function setStatus(handle, state, details) {
-    const { octokit, owner, repo, deploymentId, environment, log } = handle;
+    const { octokit, owner, repo, deploymentId, environment, log, redactor } = handle;
     const environmentUrl = httpUrl(details.environmentUrl);
     const logUrl = httpUrl(details.logUrl);
     try {
@@ -936,7 +967,7 @@ async function setStatus(handle, state, details) {
             repo,
             deployment_id: deploymentId,
             state,
-            description: githubDescription(details.description),
+            description: githubDescription(details.description, { redactor }),
             ...(environmentUrl ? { environment_url: environmentUrl } : {}),
             ...(logUrl ? { log_url: logUrl } : {}),
         });
@@ -971,8 +1002,8 @@ var needs_reporting = __webpack_require__(2745);
 /**
  * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
  * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it
- * (reporting-loader.ts imports it lazily, through octokit-chunk.ts), so runs without GitHub reporting never pay for
- * Octokit.
+ * (reporting-loader.ts imports it lazily, through octokit-chunk.ts), so runs without GitHub
+ * reporting never pay for Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
 
@@ -990,16 +1021,16 @@ class GitHubReporting {
     #settings;
     #context;
     #log;
-    #redact;
+    #redactor;
     /**
-     * `redact`: the run's redaction, applied once more to what goes to GitHub's API (the runner
+     * `redactor`: the run's secrets, redacted once more from what goes to GitHub's API (the runner
      * masks only its own log and summary); the report is cleaned already.
      */
-    constructor(settings, context, log, redact) {
+    constructor(settings, context, log, redactor) {
         this.#settings = settings;
         this.#context = context;
         this.#log = log;
-        this.#redact = redact;
+        this.#redactor = redactor;
         this.#octokit = settings.token
             ? createGitHubClient(settings.token, context.apiUrl, log, context.clientLimits)
             : undefined;
@@ -1018,6 +1049,7 @@ class GitHubReporting {
             owner: this.#context.owner,
             repo: this.#context.repo,
             log: this.#log,
+            redactor: this.#redactor,
         };
         const runUrl = this.#context.runUrl?.replace(/\/attempts\/\d+$/, '');
         const jobDeployment = await findJobDeployment({
@@ -1061,7 +1093,7 @@ class GitHubReporting {
             enabled: this.#settings.prComment,
             octokit: this.#octokit,
             log: this.#log,
-            redact: this.#redact,
+            redact: this.#redactor.redact,
         });
         if (result.status !== 'skipped') {
             this.#log.info(`PR comment ${result.status}: ${result.url}`);
@@ -1116,8 +1148,9 @@ class GitHubReporting {
                 owner: this.#context.owner,
                 repo: this.#context.repo,
                 environment: entry.environment,
-                description: githubDescription(`Pruned: ${entry.why}`),
+                description: `Pruned: ${entry.why}`,
                 log: this.#log,
+                redactor: this.#redactor,
             });
             // A missing permission or a rate limit would repeat for every other environment.
             if (!result.ok)
@@ -1125,16 +1158,18 @@ class GitHubReporting {
         }
     }
     async #finishDeployment(report) {
-        // A failure's reason (the server's status message) is what a person on the environment
-        // page needs; the report is redacted, so it may be shown.
+        // A failure's reason (the server's words) is what a person on the environment page needs.
+        // Server text: the whole pipeline (deployment.ts, githubDescription), again at the sending.
         const failed = report.outcome === 'failure' || report.outcome === 'timeout';
         // What runs now: the commit the revision built, kept whole at the end, never the run's
         // claimed for it. A failure's 140 characters are the reason's.
         const built = failed
             ? undefined
             : (0,built_commit/* builtCommitNote */.wA)(report.revision?.commitSha, report.builtCommit?.relation, report.builtCommit?.runCommit);
-        const shown = githubDescription((failed ? report.reason : undefined) ?? report.headline, built);
-        const description = shown === undefined ? undefined : this.#redact(shown);
+        const description = githubDescription((failed ? report.reason : undefined) ?? report.headline, {
+            redactor: this.#redactor,
+            ending: built,
+        });
         if (this.#deployment) {
             await finishGitHubDeployment(this.#deployment, {
                 state: githubDeploymentStateFor(report.outcome),
@@ -1161,6 +1196,7 @@ class GitHubReporting {
                 environment,
                 ...(description ? { description } : {}),
                 log: this.#log,
+                redactor: this.#redactor,
             });
         }
     }

@@ -220,6 +220,8 @@ export class HttpClient {
   readonly #headers: Record<string, string>;
   readonly #tenantIdSent: boolean;
   readonly #redactor: Redactor;
+  /** `min-mask-length`: a request's secret values shorter than this are not redacted. */
+  readonly #minSecretLength: number;
   readonly #onAnswerSecrets: ((secrets: readonly AnswerSecret[]) => void) | undefined;
   readonly #clock: Clock;
   readonly #random: () => number;
@@ -244,14 +246,15 @@ export class HttpClient {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#headers = requestHeaders(options);
     this.#tenantIdSent = Boolean(options.tenantId);
-    const secrets = options.secretValues ?? [];
+    const minLength = options.minSecretLength ?? DEFAULT_MIN_MASK_LENGTH;
+    this.#minSecretLength = minLength;
+    const secrets = (options.secretValues ?? []).filter((secret) => secret.length >= minLength);
     const always = [options.apiKey];
     if (options.redactor) {
       this.#redactor = options.redactor;
-      for (const secret of secrets) this.#redactor.add(secret);
+      for (const secret of secrets) this.#redactor.addAlways(secret);
       this.#redactor.addAlways(options.apiKey);
     } else {
-      const minLength = options.minSecretLength ?? DEFAULT_MIN_MASK_LENGTH;
       this.#redactor = createRedactor(secrets, { minLength, always });
     }
     this.#onAnswerSecrets = options.onAnswerSecrets;
@@ -274,9 +277,15 @@ export class HttpClient {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  /** The client's redactor, with the secret values one request carries when it has any. */
+  /**
+   * The client's redactor, with the secret values one request carries when it has any (those of
+   * at least `min-mask-length`: a shorter one is not cut out of free text; the fields known to
+   * hold secret values show REDACTED instead of any value).
+   */
   redactorFor(secrets: readonly string[] = []): Redactor {
-    return secrets.length === 0 ? this.#redactor : this.#redactor.withSecrets(secrets);
+    return secrets.length === 0
+      ? this.#redactor
+      : this.#redactor.withSecrets(secrets, this.#minSecretLength);
   }
 
   contextFor(req: Pick<HttpRequest, 'method' | 'path' | 'subject' | 'secrets'>): RequestContext {

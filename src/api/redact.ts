@@ -3,8 +3,9 @@
  * is shown anywhere (the log, the build-log stream, the job summary, the PR comment, the GitHub
  * deployment, the outputs, error messages), in this order:
  *
- * 1. read bounded: at most the shown limit plus the longest form of any secret (`cleanText`'s
- *    `max`), so that a secret that starts before the limit is read whole;
+ * 1. read bounded: at most what holds the shown limit (`cleanText`'s `max`) and one character
+ *    more, plus the longest form of any secret, so that a secret that starts before the limit is
+ *    read whole;
  * 2. decode and strip terminal controls: ANSI/VT escape sequences, C0/C1 controls (NUL
  *    included), bidi controls and invisible format characters (`stripTerminalControls`);
  * 3. redact every known form of every secret (`Redactor`): the value, its form with controls
@@ -195,12 +196,16 @@ export class Redactor {
     this.#ordered = [...this.#needles].sort((a, b) => b.length - a.length);
   }
 
-  /** A redactor with these secrets too (those of one request), this one unchanged. */
-  withSecrets(secrets: readonly string[]): Redactor {
+  /**
+   * A redactor with these secrets too (those of one request), this one unchanged. Values shorter
+   * than `minLength` (`min-mask-length`) are left out, as everywhere in free text: a request that
+   * carries `A=1` must not star out every `1` of its error's ids.
+   */
+  withSecrets(secrets: readonly string[], minLength = this.minLength): Redactor {
     const copy = new Redactor(this.minLength);
     for (const needle of this.#needles) copy.#needles.add(needle);
     copy.#ordered = [...this.#ordered];
-    for (const secret of secrets) copy.add(secret);
+    for (const secret of secrets) if (secret.length >= minLength) copy.addAlways(secret);
     return copy;
   }
 
@@ -339,8 +344,10 @@ function mergeSpans(spans: [number, number][]): [number, number][] {
 
 interface CleanOptions {
   /**
-   * The most the medium will show, in characters: only this plus the longest form of any secret
-   * is read (a secret that starts before the limit is then read whole). Default: all of it.
+   * The most the medium will show, in characters (code points): only what may hold that many,
+   * and one more (so that the medium sees the text was longer and says so when it cuts), plus
+   * the longest form of any secret is read (a secret that starts before the limit is then read
+   * whole). Default: all of it.
    */
   max?: number;
   /** Every run of whitespace folded to one space, the ends trimmed (error details). */
@@ -355,7 +362,9 @@ export function cleanText(raw: unknown, redactor: Redactor, options: CleanOption
   let text = typeof raw === 'string' ? raw : String(raw);
   let cut = false;
   if (options.max !== undefined) {
-    const bound = Math.max(0, options.max) + redactor.longestForm;
+    // A code point is one or two UTF-16 units: twice the limit, and one more, holds more
+    // characters than the medium shows, unless controls the stripping removes fill it.
+    const bound = 2 * Math.max(0, options.max) + 1 + redactor.longestForm;
     if (text.length > bound) {
       text = text.slice(0, bound);
       cut = true;

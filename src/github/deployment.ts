@@ -5,6 +5,8 @@
  * and return a result; they never throw, because GitHub bookkeeping must not fail a deploy.
  */
 
+import { Redactor } from '../api/redact.ts';
+import { oneLineText } from '../report/log-text.ts';
 import type { Outcome } from '../report/types.ts';
 import {
   describeGitHubFailure,
@@ -33,6 +35,11 @@ interface Repository {
   owner: string;
   repo: string;
   log: ReporterLog;
+  /**
+   * The run's secrets: every description sent goes through the whole text pipeline with them
+   * (githubDescription). Without it, the pipeline runs with none known.
+   */
+  redactor?: Redactor;
 }
 
 interface StartGitHubDeploymentOptions extends Repository {
@@ -88,7 +95,7 @@ export async function startGitHubDeployment(
       repo,
       ref: options.ref,
       environment,
-      description: githubDescription(options.description),
+      description: githubDescription(options.description, { redactor: options.redactor }),
       // Deploy exactly this ref: no merge of the default branch, no wait on status checks.
       auto_merge: false,
       required_contexts: [],
@@ -111,7 +118,15 @@ export async function startGitHubDeployment(
       describeGitHubFailure(error, 'create the GitHub deployment', PERMISSION),
     );
   }
-  const handle: GitHubDeploymentHandle = { octokit, owner, repo, log, deploymentId, environment };
+  const handle: GitHubDeploymentHandle = {
+    octokit,
+    owner,
+    repo,
+    log,
+    deploymentId,
+    environment,
+    ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
+  };
   const status = await setStatus(handle, 'in_progress', {
     logUrl: options.logUrl,
     description: options.description,
@@ -216,7 +231,15 @@ export async function deactivateEnvironment(
   }
   let deactivated = 0;
   for (const deploymentId of deploymentIds) {
-    const handle: GitHubDeploymentHandle = { octokit, owner, repo, log, deploymentId, environment };
+    const handle: GitHubDeploymentHandle = {
+      octokit,
+      owner,
+      repo,
+      log,
+      deploymentId,
+      environment,
+      ...(options.redactor === undefined ? {} : { redactor: options.redactor }),
+    };
     const result = await setStatus(handle, 'inactive', { description: options.description });
     // The next call would meet the same missing permission or rate limit: stop at the first.
     if (!result.ok) return { ok: false, deactivated, failure: result.failure };
@@ -243,14 +266,28 @@ export function githubDeploymentStateFor(outcome: Outcome): GitHubDeploymentStat
   }
 }
 
-/** One line, at most GitHub's 140 characters; `ending` (`; ending`) is kept whole, the text cut. */
-export function githubDescription(text: string | undefined, ending?: string): string | undefined {
-  if (text === undefined) return ending;
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  const tail = ending === undefined ? '' : `; ${ending}`;
-  const room = GITHUB_DESCRIPTION_LIMIT - tail.length;
-  if (oneLine.length <= room) return `${oneLine}${tail}`;
-  return `${oneLine.slice(0, Math.max(0, room - 1))}…${tail}`;
+/** A run that knows no secret (a caller without the run's redactor). */
+const NO_SECRETS = new Redactor();
+
+/**
+ * A deployment status description: the whole text pipeline (report/log-text.ts, oneLineText):
+ * controls stripped, every secret redacted, one line, workflow commands broken (GitHub stores
+ * it, and a later step that prints the statuses would run a `##[error]` in it), at most GitHub's
+ * 140 characters. `ending` (`; ending`) is kept whole, the text cut before it.
+ */
+export function githubDescription(
+  text: string | undefined,
+  options: { redactor?: Redactor | undefined; ending?: string | undefined } = {},
+): string | undefined {
+  const redactor = options.redactor ?? NO_SECRETS;
+  const tail =
+    options.ending === undefined
+      ? undefined
+      : oneLineText(options.ending, redactor, GITHUB_DESCRIPTION_LIMIT);
+  if (text === undefined) return tail;
+  if (tail === undefined) return oneLineText(text, redactor, GITHUB_DESCRIPTION_LIMIT);
+  const room = Math.max(0, GITHUB_DESCRIPTION_LIMIT - tail.length - 2);
+  return `${oneLineText(text, redactor, room)}; ${tail}`;
 }
 
 async function setStatus(
@@ -258,7 +295,7 @@ async function setStatus(
   state: GitHubDeploymentState | 'in_progress',
   details: { environmentUrl?: string; logUrl?: string; description?: string },
 ): Promise<GitHubCallResult> {
-  const { octokit, owner, repo, deploymentId, environment, log } = handle;
+  const { octokit, owner, repo, deploymentId, environment, log, redactor } = handle;
   const environmentUrl = httpUrl(details.environmentUrl);
   const logUrl = httpUrl(details.logUrl);
   try {
@@ -267,7 +304,7 @@ async function setStatus(
       repo,
       deployment_id: deploymentId,
       state,
-      description: githubDescription(details.description),
+      description: githubDescription(details.description, { redactor }),
       ...(environmentUrl ? { environment_url: environmentUrl } : {}),
       ...(logUrl ? { log_url: logUrl } : {}),
     });

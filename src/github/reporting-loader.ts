@@ -39,7 +39,7 @@ export async function loadGitHubReporting(
 ): Promise<GitHubReporting | undefined> {
   try {
     const { GitHubReporting } = await import('./octokit-chunk.ts');
-    return new GitHubReporting(settings.github, context, log, redactor.redact);
+    return new GitHubReporting(settings.github, context, log, redactor);
   } catch (error) {
     log.warning(`GitHub reporting is off for this run: ${messageOf(error)}`);
     return undefined;

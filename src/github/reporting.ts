@@ -1,11 +1,12 @@
 /**
  * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
  * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it
- * (reporting-loader.ts imports it lazily, through octokit-chunk.ts), so runs without GitHub reporting never pay for
- * Octokit.
+ * (reporting-loader.ts imports it lazily, through octokit-chunk.ts), so runs without GitHub
+ * reporting never pay for Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
 
+import type { Redactor } from '../api/redact.ts';
 import { inlineCode, isLinkableUrl, link } from '../report/markdown.ts';
 import type { CommandReport } from '../report/types.ts';
 import { builtCommitNote } from '../rules/built-commit.ts';
@@ -43,22 +44,22 @@ export class GitHubReporting {
   readonly #settings: GitHubReportingSettings;
   readonly #context: GitHubContext;
   readonly #log: GitHubLog;
-  readonly #redact: (text: string) => string;
+  readonly #redactor: Redactor;
 
   /**
-   * `redact`: the run's redaction, applied once more to what goes to GitHub's API (the runner
+   * `redactor`: the run's secrets, redacted once more from what goes to GitHub's API (the runner
    * masks only its own log and summary); the report is cleaned already.
    */
   constructor(
     settings: GitHubReportingSettings,
     context: GitHubContext,
     log: GitHubLog,
-    redact: (text: string) => string,
+    redactor: Redactor,
   ) {
     this.#settings = settings;
     this.#context = context;
     this.#log = log;
-    this.#redact = redact;
+    this.#redactor = redactor;
     this.#octokit = settings.token
       ? createGitHubClient(settings.token, context.apiUrl, log, context.clientLimits)
       : undefined;
@@ -79,6 +80,7 @@ export class GitHubReporting {
       owner: this.#context.owner,
       repo: this.#context.repo,
       log: this.#log,
+      redactor: this.#redactor,
     };
     const runUrl = this.#context.runUrl?.replace(/\/attempts\/\d+$/, '');
     const jobDeployment = await findJobDeployment({
@@ -122,7 +124,7 @@ export class GitHubReporting {
       enabled: this.#settings.prComment,
       octokit: this.#octokit,
       log: this.#log,
-      redact: this.#redact,
+      redact: this.#redactor.redact,
     });
     if (result.status !== 'skipped') {
       this.#log.info(`PR comment ${result.status}: ${result.url}`);
@@ -179,8 +181,9 @@ export class GitHubReporting {
         owner: this.#context.owner,
         repo: this.#context.repo,
         environment: entry.environment,
-        description: githubDescription(`Pruned: ${entry.why}`),
+        description: `Pruned: ${entry.why}`,
         log: this.#log,
+        redactor: this.#redactor,
       });
       // A missing permission or a rate limit would repeat for every other environment.
       if (!result.ok) return;
@@ -188,8 +191,8 @@ export class GitHubReporting {
   }
 
   async #finishDeployment(report: CommandReport): Promise<void> {
-    // A failure's reason (the server's status message) is what a person on the environment
-    // page needs; the report is redacted, so it may be shown.
+    // A failure's reason (the server's words) is what a person on the environment page needs.
+    // Server text: the whole pipeline (deployment.ts, githubDescription), again at the sending.
     const failed = report.outcome === 'failure' || report.outcome === 'timeout';
     // What runs now: the commit the revision built, kept whole at the end, never the run's
     // claimed for it. A failure's 140 characters are the reason's.
@@ -200,8 +203,10 @@ export class GitHubReporting {
           report.builtCommit?.relation,
           report.builtCommit?.runCommit,
         );
-    const shown = githubDescription((failed ? report.reason : undefined) ?? report.headline, built);
-    const description = shown === undefined ? undefined : this.#redact(shown);
+    const description = githubDescription((failed ? report.reason : undefined) ?? report.headline, {
+      redactor: this.#redactor,
+      ending: built,
+    });
     if (this.#deployment) {
       await finishGitHubDeployment(this.#deployment, {
         state: githubDeploymentStateFor(report.outcome),
@@ -230,6 +235,7 @@ export class GitHubReporting {
         environment,
         ...(description ? { description } : {}),
         log: this.#log,
+        redactor: this.#redactor,
       });
     }
   }

@@ -74,11 +74,34 @@ const COMMAND_DATA_ESCAPE = /%(?=0A|0D|25|3A|2C)/gi;
  */
 export function logSafe(text: string, max = DEFAULT_LOG_TEXT_MAX): string {
   // Stripping again costs little and keeps a caller's own text (never server text) inert too.
-  const visible = truncate(stripTerminalControls(String(text)), max);
-  return visible
+  return neutralised(truncate(stripTerminalControls(String(text)), max));
+}
+
+/** Workflow commands broken: `::` at a line start, `##[` anywhere, decodable `%0A`-style escapes. */
+function neutralised(text: string): string {
+  return text
     .replace(LINE_START_COMMAND, `$1:${BREAK}`)
     .replace(LEGACY_COMMAND, `#${BREAK}`)
     .replace(COMMAND_DATA_ESCAPE, `%${BREAK}`);
+}
+
+/**
+ * Server text for a one-line plain-text field that GitHub stores and another program may print
+ * later (a deployment status description: `gh api .../statuses` in a later step prints it to the
+ * runner, which would obey a `##[error]` in it): the whole pipeline in its order, controls
+ * stripped, every secret redacted, whitespace folded to one line, workflow commands broken, then
+ * cut to at most `max` UTF-16 units (GitHub's limits count characters; a surrogate pair, and a
+ * break with the character before it, are never split), "…" ending a text that was cut.
+ */
+export function oneLineText(raw: unknown, redactor: Redactor, max: number): string {
+  const safe = neutralised(cleanText(raw, redactor, { max, oneLine: true }));
+  if (safe.length <= max) return safe;
+  let cut = Math.max(0, max - 1);
+  // Not inside a surrogate pair, and not between a character and the break after it.
+  if (isSurrogatePairAt(safe, cut - 1)) cut -= 1;
+  if (safe.charAt(cut) === BREAK) cut -= 1;
+  if (isSurrogatePairAt(safe, cut - 1)) cut -= 1;
+  return `${safe.slice(0, Math.max(0, cut))}…`;
 }
 
 /** Server text for a log line: the whole pipeline, secrets redacted before anything is cut. */

@@ -52,6 +52,30 @@ describe('GitHub reporting on a pull request', () => {
     expectNothingLeaked(run);
   });
 
+  it("stores a failure's server text in the deployment status inert: a later print of the statuses runs nothing", async () => {
+    // `gh api .../deployments/<id>/statuses` in a later step prints the description to the
+    // runner, which would obey a `##[error]` or a `::` line start in it.
+    pr.emulator.scriptRevision('agent-pr-12', {
+      outcome: 'build-fail',
+      statusMessage: '##[error]forged %0A::error::y \u001b[31mred\u001b[0m',
+    });
+
+    const run = await runAction({ inputs: previewInputs(), env: await pullRequestEnv() });
+
+    expect(run.exitCode).toBe(1);
+    const statuses = pr.github.deployments()[0]?.statuses ?? [];
+    expect(statuses.map((status) => status.state)).toEqual(['in_progress', 'failure']);
+    const description = statuses.at(-1)?.description ?? '';
+    expect(description).toContain(
+      'ended with status BUILD_FAILED: #\u200b#[error]forged %\u200b0A::error::y red',
+    );
+    expect(description).not.toContain('##[');
+    expect(description).not.toContain('%0A');
+    expect(description).not.toContain('\u001b');
+    expect(description.length).toBeLessThanOrEqual(140);
+    expectNothingLeaked(run);
+  });
+
   it('marks the environment inactive when the preview is deleted', async () => {
     const env = await pullRequestEnv();
     expect((await runAction({ inputs: previewInputs(), env })).exitCode).toBe(0);

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import {
   FAKE_GITHUB_TOKEN,
   type GitHubDouble,
@@ -23,6 +23,7 @@ import {
   runAction,
   withoutMaskCommands,
 } from '../support/run-action.ts';
+import { readable } from './command-fixtures.ts';
 import { API_KEY } from './helpers.ts';
 
 /** Markdown would escape it to `sk\-live\_9f3a\.b7c2`: neither form may show anywhere. */
@@ -41,7 +42,7 @@ let github: GitHubDouble;
 let dir: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 10 });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 10 });
   github = await startGitHubDouble();
   dir = await mkdtemp(join(tmpdir(), 'deploy-action-redaction-'));
 });
@@ -227,8 +228,55 @@ describe('min-mask-length', () => {
     expect(run.summary).toContain('| `secrets.DEBUG` | \\(unset\\) | `"***"` |');
   });
 
+  it('keeps the ids of an error readable with secrets: A=1, and shows *** where a field holds the value', async () => {
+    const secrets = `A=1\nDATABASE_PASSWORD=${SECRET}`;
+    const first = await runAction({ inputs: inputs({ secrets }), env: onTheGitHubDouble() });
+    expect(first.exitCode).toBe(0);
+    const deploymentId = first.outputs['deployment-id'] ?? '';
+    const revisionId = first.outputs['revision-id'] ?? '';
+    // The update's write (POST .../revisions, else PATCH) carries the secrets, and is refused
+    // with a detail that names ids holding a `1`.
+    const detail = `revision ${revisionId} of deployment ${deploymentId} (request 4f1a979a9-1234) is in progress`;
+    emulator.inject({
+      method: 'POST',
+      path: `/v2/deployments/${deploymentId}/revisions`,
+      kind: 'status',
+      status: 400,
+      detail,
+    });
+    emulator.inject({
+      method: 'PATCH',
+      path: `/v2/deployments/${deploymentId}`,
+      kind: 'status',
+      status: 400,
+      detail,
+    });
+
+    const run = await runAction({
+      inputs: inputs({ secrets, 'repo-ref': 'feature-1' }),
+      env: onTheGitHubDouble(),
+    });
+
+    expect(run.exitCode).toBe(1);
+    const error = run.stdout.split('\n').find((line) => line.startsWith('::error::')) ?? '';
+    expect(error).toContain(detail);
+    expect(error).not.toContain('***');
+    expect(readable(run.summary)).toContain(detail);
+    // Where a field holds the value, *** stands for it whatever its length: the plan, the
+    // result output (names only).
+    const dry = await runAction({
+      inputs: inputs({ secrets, 'repo-ref': 'feature-1', 'dry-run': 'true' }),
+      env: onTheGitHubDouble(),
+    });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.outputs.plan).toContain('{"name":"A","value":"***"}');
+    expect(dry.outputs.plan).not.toContain('"value":"1"');
+    const result = JSON.parse(first.outputs.result ?? '{}') as { secrets?: unknown };
+    expect(result.secrets).toEqual([{ name: 'A' }, { name: 'DATABASE_PASSWORD' }]);
+  });
+
   it('masks the API key whatever its length', async () => {
-    const shortKeyEmulator = await startEmulator({ apiKey: 'k1', stepMs: 10 });
+    const shortKeyEmulator = await startEmulator({ ...PRODUCTION, apiKey: 'k1', stepMs: 10 });
     try {
       const run = await runAction({
         inputs: { ...inputs({ 'api-url': shortKeyEmulator.url, 'api-key': 'k1' }) },
@@ -428,6 +476,7 @@ describe('a secret set in the UI, which the server answers in plain text', () =>
 
   it('is masked from a server that answers placeholders only as what it is: nothing to mask', async () => {
     const hiding = await startEmulator({
+      ...PRODUCTION,
       apiKey: API_KEY,
       stepMs: 10,
       secretsInAnswers: 'placeholders',

@@ -12,6 +12,7 @@ import {
   InvalidRequestError,
   RetryAfterBeyondDeadline,
 } from '../../src/api/errors.ts';
+import { Redactor } from '../../src/api/redact.ts';
 import { runStream } from '../../src/api/run-stream.ts';
 import type { CreateDeploymentRequest, RunStreamChunk } from '../../src/api/schemas.ts';
 import type { Clock } from '../../src/wait/clock.ts';
@@ -311,6 +312,37 @@ describe('answers', () => {
     expect(error.detail).toBe('bad key *** for secret ***');
   });
 
+  it.each([
+    ["with the run's own redactor", true],
+    ["with the client's own", false],
+  ])(
+    'a secret value shorter than min-mask-length is not cut out of the error of a request that carried it (%s)',
+    async (_, shared) => {
+      const id = '4f1a979a9-1234-4b1c-9d1e-0f1e2d3c4b5a';
+      const server = await serve((_, response) =>
+        reply(response, 400, { detail: `revision ${id} in progress; secret ${SECRET_VALUE}` }),
+      );
+      const made = client(server.url, {
+        secretValues: [SECRET_VALUE],
+        minSecretLength: 5,
+        ...(shared ? { redactor: new Redactor() } : {}),
+      });
+      const body = {
+        secrets: [
+          { name: 'DB_PASSWORD', value: SECRET_VALUE },
+          { name: 'A', value: '1' },
+          { name: 'FLAG', value: 'true' },
+        ],
+      };
+      const error = (await caught(made.patchDeployment(id, body))) as ApiError;
+      // The ids stay readable, in the path and in the detail; the long secret is still redacted.
+      expect(error.message).toBe(
+        `PATCH /v2/deployments/${id} failed with 400: revision ${id} in progress; secret ***`,
+      );
+      expect(debugLines.join('\n')).toContain(`PATCH /v2/deployments/${id} → 400`);
+    },
+  );
+
   it('an HTTP-date Retry-After is honoured against the injected clock', async () => {
     const now = Date.parse('2030-01-01T00:00:00Z');
     let calls = 0;
@@ -503,20 +535,25 @@ describe('createRevision (POST .../revisions, newer servers)', () => {
     ]);
   });
 
-  it.each([404, 405])(
-    'answers undefined on %i, and never sends the POST again in the run',
-    async (status) => {
-      const server = await serve((_, response) => reply(response, status, { detail: 'Not here' }));
-      const api = client(server.url);
-      expect(await api.createRevision('d', { source_revision_config: { repo_ref: 'a' } })).toBe(
-        undefined,
-      );
-      expect(await api.createRevision('d', { source_revision_config: { repo_ref: 'b' } })).toBe(
-        undefined,
-      );
-      expect(server.requests).toHaveLength(1);
-    },
-  );
+  it('answers "missing" on 405, and never sends the POST again in the run', async () => {
+    const server = await serve((_, response) => reply(response, 405, { detail: 'Not here' }));
+    const api = client(server.url);
+    const body = { source_revision_config: { repo_ref: 'a' } };
+    expect(await api.createRevision('d', body)).toEqual({ refused: 'missing' });
+    expect(await api.createRevision('d', body)).toEqual({ refused: 'missing' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('answers 404 as it came (the route, or the deployment, is missing); once told it was the route, never sends it again', async () => {
+    const server = await serve((_, response) => reply(response, 404, { detail: 'Not Found' }));
+    const api = client(server.url);
+    const body = { source_revision_config: { repo_ref: 'a' } };
+    expect(await api.createRevision('d', body)).toEqual({ refused: 404 });
+    expect(await api.createRevision('d', body)).toEqual({ refused: 404 });
+    api.revisionPostMissing();
+    expect(await api.createRevision('d', body)).toEqual({ refused: 'missing' });
+    expect(server.requests).toHaveLength(2);
+  });
 
   it('refuses a mutable deployment field before sending anything', async () => {
     const server = await serve((_, response) => reply(response, 201, { id: 'r2', status: 'X' }));

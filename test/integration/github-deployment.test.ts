@@ -1,5 +1,6 @@
 import { getOctokit } from '@actions/github';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRedactor } from '../../src/api/redact.ts';
 import {
   deactivateEnvironment,
   findJobDeployment,
@@ -265,6 +266,35 @@ describe('finishGitHubDeployment', () => {
     expect(failure?.description).toHaveLength(140);
   });
 
+  it('stores server text through the whole pipeline: no command a later print would run, no secret', async () => {
+    const secret = 'sk-live_9f3a.b7c2';
+    const started = await startGitHubDeployment({
+      octokit: client(),
+      owner: 'acme',
+      repo: 'agents',
+      ref: SHA,
+      environment: 'agent-pr-12',
+      transient: true,
+      description: '::error::forged at the start',
+      log,
+      redactor: createRedactor([secret]),
+    });
+    if (!started.ok) throw new Error(started.failure.message);
+
+    await finishGitHubDeployment(started.handle, {
+      state: 'failure',
+      description: `BUILD_FAILED: ##[error]forged\n::warning::x %0A::error::y \u001b[31m${secret.slice(0, 5)}\u0000${secret.slice(5)}\u001b[0m ${'z'.repeat(300)}`,
+    });
+
+    const [started_, failed] = double.deployments()[0]?.statuses ?? [];
+    expect(started_?.description).toBe(':\u200b:error::forged at the start');
+    expect(failed?.description).toBe(
+      `BUILD_FAILED: #\u200b#[error]forged ::warning::x %\u200b0A::error::y *** ${'z'.repeat(76)}…`,
+    );
+    expect(failed?.description).toHaveLength(140);
+    expect(JSON.stringify(double.deployments())).not.toContain(secret.slice(0, 6));
+  });
+
   it('leaves out an environment URL that is not http(s) rather than losing the status', async () => {
     const handle = await startedHandle();
 
@@ -368,12 +398,12 @@ describe('pure helpers', () => {
 
   it('keeps the built commit whole at the end, cutting the text before it', () => {
     const note = "built bbbbbbb, not this run's aaaaaaa: its change is not live";
-    expect(githubDescription('Patched deployment agent', note)).toBe(
+    expect(githubDescription('Patched deployment agent', { ending: note })).toBe(
       `Patched deployment agent; ${note}`,
     );
-    const cut = githubDescription('x'.repeat(200), note);
+    const cut = githubDescription('x'.repeat(200), { ending: note });
     expect(cut).toHaveLength(140);
     expect(cut?.endsWith(`…; ${note}`)).toBe(true);
-    expect(githubDescription(undefined, note)).toBe(note);
+    expect(githubDescription(undefined, { ending: note })).toBe(note);
   });
 });

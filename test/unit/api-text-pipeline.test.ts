@@ -170,12 +170,14 @@ describe('a secret straddling a cut', () => {
     });
   }
 
-  it('is not left at the end of a text read only up to the limit plus the longest form', () => {
-    // Controls before the secret make the stripped text shorter than the bound: the part of the
-    // secret read before the bound ends the text, and is redacted as such.
+  it('is not left at the end of a text read only up to its bound', () => {
+    // Controls before the secret make the stripped text shorter than the bound (twice the limit,
+    // one more, and the longest form): the part of the secret read before the bound ends the
+    // text, and is redacted as such.
     const made = redactor();
+    const bound = 2 * 10 + 1 + made.longestForm;
     for (let inside = 1; inside < SECRET.length; inside++) {
-      const raw = `${'a'.repeat(5)}${'\u0000'.repeat(made.longestForm - inside + 5)}${SECRET}tail`;
+      const raw = `${'a'.repeat(5)}${'\u0000'.repeat(bound - 5 - inside)}${SECRET}tail`;
       const shown = cleanText(raw, made, { max: 10 });
       expectNoStretch(`a text bounded before ${inside} characters of the secret`, shown);
       expect(shown.startsWith('aaaaa')).toBe(true);
@@ -218,6 +220,20 @@ describe('the forms of a secret', () => {
     expect(withRequest.redact('base-secret request-secret')).toBe('*** ***');
     expect(base.redact('base-secret request-secret')).toBe('*** request-secret');
   });
+
+  it.each([
+    ['a one-character value', ['1'], 4, 'id 4f1a-1234 for 1 and true'],
+    ['values just below the length', ['true', 'gold'], 5, 'id 4f1a-1234 for 1 and true'],
+    ['a value of the length', ['1234'], 4, `id 4f1a-${REDACTED} for 1 and true`],
+    ['a long one among short ones', ['1', 'and true'], 4, `id 4f1a-1234 for 1 ${REDACTED}`],
+  ])(
+    "leaves a request's secret value shorter than min-mask-length in free text: %s",
+    (_, secrets, minLength, expected) => {
+      const base = createRedactor(['base-secret'], { minLength });
+      const text = 'id 4f1a-1234 for 1 and true';
+      expect(base.withSecrets(secrets, minLength).redact(text)).toBe(expected);
+    },
+  );
 
   it('rebuilds no secret when an error detail is folded to one line', () => {
     const made = createRedactor(['a b c d']);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stripTerminalControls } from '../../src/api/redact.ts';
-import { DEFAULT_LOG_TEXT_MAX, logSafe } from '../../src/report/log-text.ts';
+import { createRedactor, stripTerminalControls } from '../../src/api/redact.ts';
+import { DEFAULT_LOG_TEXT_MAX, logSafe, oneLineText } from '../../src/report/log-text.ts';
 import { controlCharactersIn, HOSTILE_STRINGS } from '../support/hostile-text.ts';
 
 /**
@@ -131,4 +131,54 @@ describe('stripTerminalControls', () => {
   it('replaces lone surrogates', () => {
     expect(stripTerminalControls('a\ud800b')).toBe('a\ufffdb');
   });
+});
+
+describe('oneLineText (a GitHub deployment status description)', () => {
+  const SECRET = 'sk-live_9f3a.b7c2';
+  const redactor = createRedactor([SECRET]);
+  const Z = '\u200b';
+
+  it.each([
+    ['a legacy command', 'build ##[error]forged', `build #${Z}#[error]forged`],
+    ['a command at its start', '::error::forged', `:${Z}:error::forged`],
+    ['a command after spaces', '   ::warning::x', `:${Z}:warning::x`],
+    ['lines folded to one', 'a\n::notice::b\r\nc', 'a ::notice::b c'],
+    ['a percent escape', 'x %0A::error::y %0d', `x %${Z}0A::error::y %${Z}0d`],
+    ['terminal controls', '\u001b[31mred\u001b[0m \u202eevil\u0000', 'red evil'],
+    ['a secret', `PW=${SECRET}.`, 'PW=***.'],
+    ['a secret split by a colour', `PW=${SECRET.slice(0, 4)}\u001b[1m${SECRET.slice(4)}`, 'PW=***'],
+    ['a secret JSON-escaped', `"${JSON.stringify(SECRET).slice(1, -1)}"`, '"***"'],
+    ['plain text', 'Revision r-1 is DEPLOYED', 'Revision r-1 is DEPLOYED'],
+  ])('%s', (_name, raw, expected) => {
+    expect(oneLineText(raw, redactor, 140)).toBe(expected);
+  });
+
+  it.each([
+    ['one character too long', 'y'.repeat(141), `${'y'.repeat(139)}…`],
+    ['exactly the limit', 'z'.repeat(140), 'z'.repeat(140)],
+    ['a secret straddling the cut', `${'x'.repeat(130)}${SECRET}`, `${'x'.repeat(130)}***`],
+    ['a secret past the cut', `${'x'.repeat(138)}${SECRET}`, `${'x'.repeat(138)}*…`],
+    ['a surrogate pair at the cut', `${'x'.repeat(138)}😀😀`, `${'x'.repeat(138)}…`],
+    ['a break at the cut', `${'x'.repeat(138)}##[error]`, `${'x'.repeat(138)}…`],
+  ])('is cut on whole units, after the redaction: %s', (_name, raw, expected) => {
+    const shown = oneLineText(raw, redactor, 140);
+    expect(shown).toBe(expected);
+    expect(shown.length).toBeLessThanOrEqual(140);
+    expect(shown).not.toContain(SECRET.slice(0, 4));
+  });
+
+  it.each(HOSTILE_STRINGS.map((text) => [text.slice(0, 40), text]))(
+    'makes %s one inert line of at most 140 characters',
+    (_name, hostile) => {
+      const shown = oneLineText(`${hostile} ${SECRET}`, redactor, 140);
+      expect(shown.length).toBeLessThanOrEqual(140);
+      expect(shown).not.toMatch(/[\n\r]/);
+      expect(shown.trimStart().startsWith('::')).toBe(false);
+      expect(shown).not.toContain('##[');
+      expect(shown).not.toMatch(/%0[ad]/i);
+      expect(controlCharactersIn(shown)).toEqual([]);
+      expect(shown.isWellFormed()).toBe(true);
+      expect(shown).not.toContain(SECRET);
+    },
+  );
 });
