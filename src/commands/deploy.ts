@@ -923,6 +923,8 @@ async function redeployForRetry(
       before: [...existed.before, failedRevisionId],
       listed: existed.listed,
       deadline,
+      // Redeploys keep their own rule: the first read that shows one, the answer counting too.
+      rule: 'redeploy',
       restarted: {
         revisionId: failedRevisionId,
         failedStatus: RETRIED_STATUS,
