@@ -67,6 +67,14 @@ interface CallOptions {
  */
 type DeleteOutcome = 'deleted' | 'not-found' | 'unsupported';
 
+/**
+ * What POST .../revisions answered instead of a revision: `missing`, the server has no such
+ * endpoint (405, or known from before); 404, the endpoint or the deployment is not there.
+ */
+interface RevisionPostRefused {
+  refused: 'missing' | 404;
+}
+
 /** Which log of a revision: the build's, or the deploy's. */
 export type LogKind = 'build' | 'deploy';
 
@@ -291,17 +299,18 @@ export class ControlPlaneClient {
 
   /**
    * Makes a revision with POST /v2/deployments/{id}/revisions (newer servers, known-behaviour.md)
-   * and returns the revision answered; undefined when the server has no such endpoint (404/405),
-   * which is remembered: later calls send nothing. A 404 is read as "no such endpoint", not "no
-   * such deployment": callers ask about a deployment they have just read. Not retried once it
-   * may have reached the server (each POST makes a revision).
+   * and returns the revision answered. A 405 means the server has no such endpoint, which is
+   * remembered: later calls send nothing and answer `{ refused: 'missing' }`. A 404 may mean that,
+   * or that the deployment is gone: `{ refused: 404 }`, and the caller reads the deployment to tell
+   * (revisionPostMissing() remembers the answer). Not retried once it may have reached the server
+   * (each POST makes a revision).
    */
   async createRevision(
     deploymentId: string,
     body: CreateRevisionRequest,
     options: CallOptions = {},
-  ): Promise<Revision | undefined> {
-    if (this.#revisionPostMissing) return undefined;
+  ): Promise<Revision | RevisionPostRefused> {
+    if (this.#revisionPostMissing) return { refused: 'missing' };
     const request: HttpRequest = {
       method: 'POST',
       path: `${DEPLOYMENTS}/${segment(deploymentId)}/revisions`,
@@ -312,11 +321,17 @@ export class ControlPlaneClient {
       acceptStatuses: [404, 405],
     };
     const answer = await this.#http.send(request);
-    if (answer.status === 404 || answer.status === 405) {
+    if (answer.status === 405) {
       this.#revisionPostMissing = true;
-      return undefined;
+      return { refused: 'missing' };
     }
+    if (answer.status === 404) return { refused: 404 };
     return this.#http.parse(request, answer, RevisionSchema);
+  }
+
+  /** A 404 to POST .../revisions was the route's, not the deployment's: never sent again. */
+  revisionPostMissing(): void {
+    this.#revisionPostMissing = true;
   }
 
   /** POST without a body; not retried once it may have reached the server. */

@@ -401,6 +401,18 @@ export const ANSWER_MASK_LIMITS = {
   totalLength: 64 * 1024,
 } as const;
 
+/**
+ * The notice of answer secrets left unmasked because a bound of ANSWER_MASK_LIMITS was reached
+ * (`refused`: their names, as AnswerSecretMasks.take gives them); undefined when none was.
+ */
+export function answerMasksRefusedNotice(refused: readonly string[]): string | undefined {
+  if (refused.length === 0) return undefined;
+  const { count, valueLength, totalLength } = ANSWER_MASK_LIMITS;
+  const names = refused.slice(0, 10).join(', ');
+  const more = refused.length > 10 ? ` and ${refused.length - 10} more` : '';
+  return `The control plane's answers carry more secret values than this run registers as masks (at most ${count} values, each at most ${valueLength / 1024} KiB, ${totalLength / 1024} KiB in all): the values of ${names}${more} are not masked. The action never prints answer bodies; a later step that prints an answer could show them.`;
+}
+
 /** What one answer's secrets came to: values for the runner's mask, and what was left out. */
 interface AnswerMasks {
   /** New values to register with the runner (core.setSecret): at least `min-mask-length` long. */

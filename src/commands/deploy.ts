@@ -14,6 +14,7 @@ import {
   type GraphConfigReport,
   type RevisionReport,
 } from '../report/types.ts';
+import { type BuildUnderWay, decideBuildUnderWay, runCommitFor } from '../rules/build-under-way.ts';
 import { type BuiltCommitTold, recordedCommit } from '../rules/built-commit.ts';
 import {
   createOnlyNotices,
@@ -25,7 +26,7 @@ import {
 import type { DeployRecord } from '../rules/deploy-record.ts';
 import { decideRetry, RETRIED_STATUS } from '../rules/deploy-retry.ts';
 import { redeployIdentity, runIdentity } from '../rules/revision-proof.ts';
-import { PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
+import { buildOnPushWarning, PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
 import { InputError } from '../settings/input-error.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
@@ -40,7 +41,13 @@ import {
   rolloutEndStatus,
   rolloutShown,
 } from './steps/follow-rollout.ts';
-import { findRevisionOfThisRun, revisionsBefore, writeNewRevision } from './steps/new-revision.ts';
+import {
+  findRevisionOfThisRun,
+  lostAnswerText,
+  type RevisionsBefore,
+  revisionsBefore,
+  writeNewRevision,
+} from './steps/new-revision.ts';
 import { makeDeployRecord, readRecordEvidence } from './steps/record-proof.ts';
 import { withTagResolved } from './steps/resolve-tag.ts';
 import {
@@ -57,10 +64,13 @@ type WriteResult =
   | {
       kind: 'patched';
       deployment: Deployment;
-      by: 'post' | 'patch';
+      /** `lost`: the revision's write ended without its answer, and was looked for. */
+      by: 'post' | 'patch' | 'lost';
       /** POST .../revisions: the revision it answered. */
       revision?: Revision;
     }
+  /** Nothing written: a build already under way deploys what this run deploys, and is followed. */
+  | { kind: 'followed'; deployment: Deployment; revisionId: string; why: string }
   | {
       kind: 'patched';
       deployment: Deployment;
@@ -106,6 +116,10 @@ export interface DeployFacts {
   written?: WriteResult;
   /** The write was accepted, but no revision can be reported as this run's. */
   noRevision?: { why: string; nextStep: string };
+  /** A race: the revision the deployment serves (none of the racing ones is reported). */
+  serving?: Revision;
+  /** A build already under way, as judged before the write (a dry run tells it too). */
+  underWay?: BuildUnderWay;
   /** The rollouts followed, in order. */
   attempts: Attempt[];
   /** Why no redeploy followed the last attempt, when there is something to tell. */
@@ -198,21 +212,21 @@ async function deploySteps(given: CommandContext, facts: DeployFacts): Promise<v
     }
   }
   logPlan(ctx, plan, name);
+  // What exists before the write: the proof of this run's revision, and a build under way.
+  const listing =
+    plan.action === 'patch' && plan.producesRevision && existing
+      ? await lookForBuildUnderWay(ctx, facts, plan, existing)
+      : undefined;
   if (settings.dryRun) return;
 
   const written =
     plan.action === 'create'
       ? await createAndFindRevision(ctx, facts, plan.body, name)
-      : existing && (await updateDeployment(ctx, facts, plan, existing, name));
+      : existing && (await updateDeployment(ctx, facts, plan, existing, name, listing));
+  warnOfBuildsOnPush(ctx, facts);
   if (written === undefined) return;
   const { deployment } = written;
-  const revisionId = await followWithRetries(
-    ctx,
-    facts,
-    deployment,
-    written.revisionId,
-    written.waitDeadline,
-  );
+  const revisionId = await followWithRetries(ctx, facts, deployment, written);
   const sofar = composeDeploy(facts);
   // Only a smoke test that ran and failed: without a URL it could not run at all.
   if (
@@ -359,6 +373,21 @@ export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): Comp
   if (facts.dryRun) {
     const name = facts.name;
     const newRevision = plan.action === 'patch' && plan.producesRevision;
+    const { underWay } = facts;
+    if (underWay?.kind === 'follow') {
+      return {
+        ...known,
+        outcome: 'planned',
+        action: 'unchanged',
+        plan: {
+          ...planToJson(plan, name),
+          follow_revision: underWay.revisionId,
+          reason: underWay.why,
+        },
+        reason: underWay.why,
+        headline: `Dry run: would follow revision ${underWay.revisionId}, already ${underWay.status}: nothing would be written to deployment ${name}`,
+      };
+    }
     return {
       ...known,
       outcome: 'planned',
@@ -380,9 +409,10 @@ export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): Comp
     ...known,
     created: written.kind === 'created',
     skipped: false,
-    action: written.kind,
-    headline: `${written.kind === 'created' ? 'Created' : 'Patched'} deployment ${written.deployment.name}`,
+    action: written.kind === 'followed' ? 'unchanged' : written.kind,
+    headline: WRITTEN_HEADLINES[written.kind](written.deployment.name, written),
     ...(written.kind === 'patched' ? { revisionWrite: written.by } : {}),
+    ...(written.kind === 'followed' ? { revisionWrite: 'followed' as const } : {}),
     ...(written.kind === 'patched' && written.by === 'post' && written.revision !== undefined
       ? { revision: describeRevision(written.revision) }
       : {}),
@@ -400,12 +430,17 @@ export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): Comp
     };
   }
   if (facts.noRevision !== undefined) {
+    const { serving } = facts;
     return {
       ...made,
       outcome: 'failure',
       headline: `${made.headline}; no revision of this run was found`,
-      reason: facts.noRevision.why,
+      reason:
+        serving === undefined
+          ? facts.noRevision.why
+          : `${facts.noRevision.why} The deployment serves revision ${serving.id}${serving.source_revision_config?.repo_commit_sha ? ` (commit ${serving.source_revision_config.repo_commit_sha})` : ''}.`,
       nextStep: facts.noRevision.nextStep,
+      ...(serving === undefined ? {} : { serving: describeRevision(serving) }),
     };
   }
 
@@ -463,6 +498,16 @@ export function composeDeploy(facts: DeployFacts, recorded: RunFacts = {}): Comp
   };
 }
 
+/** The headline's start, by how the write went. */
+const WRITTEN_HEADLINES: Record<
+  WriteResult['kind'],
+  (name: string | null | undefined, written: WriteResult) => string
+> = {
+  created: (name) => `Created deployment ${name}`,
+  patched: (name) => `Patched deployment ${name}`,
+  followed: (name, written) =>
+    `Followed revision ${written.kind === 'followed' ? written.revisionId : ''} of deployment ${name}, already under way: nothing written`,
+};
 /** The notices of the run: the inputs' (fields not shown), then the built commit's. */
 function noticesOf(facts: DeployFacts): Pick<ComposedReport, 'notices'> {
   const notices = [
@@ -512,6 +557,8 @@ interface Written {
   revisionId: string;
   /** When the wait ends, when looking for the revision already counted against wait-timeout. */
   waitDeadline?: number;
+  /** The revision as the list showed it when it was proven, and the newest listed then. */
+  listed?: { revision?: Revision; newest?: Revision[] };
 }
 
 /** The create, and its first revision; undefined when there is none to follow. */
@@ -535,7 +582,7 @@ async function createAndFindRevision(
   const found = await findRevisionOfThisRun(
     ctx,
     { deployment, before: [], listed: true, answerSuffices: true },
-    runIdentity(body.source, body.source_revision_config, {}),
+    runIdentity(body.source, body.source_revision_config),
   );
   if (found.revisionId === undefined) {
     facts.noRevision = { why: found.why, nextStep: found.nextStep };
@@ -545,8 +592,58 @@ async function createAndFindRevision(
 }
 
 /**
+ * The revisions listed before the write (read once: the proof of this run's revision uses them
+ * too), and whether a build already under way deploys what this run deploys
+ * (rules/build-under-way.ts): told in the log, kept in `facts.underWay`.
+ */
+async function lookForBuildUnderWay(
+  ctx: CommandContext,
+  facts: DeployFacts,
+  plan: Extract<DeployPlan, { action: 'patch' }>,
+  existing: Deployment,
+): Promise<RevisionsBefore> {
+  const listing = await revisionsBefore(ctx, existing);
+  const latestId = existing.latest_revision_id;
+  let latest = listing.newest.find((revision) => revision.id === latestId);
+  if (latest === undefined && typeof latestId === 'string') {
+    try {
+      latest = await ctx.client.getRevision(existing.id, latestId, { signal: ctx.signal });
+    } catch (error) {
+      // Unknown: the run writes, as it would without a build under way.
+      if (ctx.signal.aborted) throw error;
+      ctx.log.debug(`Could not read the latest revision ${latestId}: ${messageOf(error)}`);
+    }
+  }
+  const underWay = decideBuildUnderWay({
+    latest,
+    identity: runIdentity(existing.source ?? ctx.settings.source, plan.body.source_revision_config),
+    runCommit: runCommitFor(
+      existing.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
+      {
+        ...(ctx.github ? { serverUrl: ctx.github.serverUrl, repository: repositoryOf(ctx) } : {}),
+        commit: ctx.workflow?.commit,
+      },
+    ),
+    changes: plan.changes.map((change) => change.path),
+    unverified: plan.unverified,
+    secrets: ctx.settings.secrets,
+    shownSecrets: existing.secrets,
+  });
+  facts.underWay = underWay;
+  if (underWay.why !== undefined) ctx.log.info(underWay.why);
+  return listing;
+}
+
+/** `owner/repo` of the workflow run; undefined outside GitHub Actions. */
+function repositoryOf(ctx: CommandContext): string | undefined {
+  const { github } = ctx;
+  return github?.owner && github.repo ? `${github.owner}/${github.repo}` : undefined;
+}
+
+/**
  * The update: its new revision, made by POST where the server has it (the answer is the
- * revision), else by PATCH and then proven this run's; undefined when there is none to follow.
+ * revision), else by PATCH and then proven this run's; or, with no write, a build already under
+ * way that deploys what this run deploys. Undefined when there is none to follow.
  */
 async function updateDeployment(
   ctx: CommandContext,
@@ -554,10 +651,26 @@ async function updateDeployment(
   plan: Extract<DeployPlan, { action: 'patch' }>,
   existing: Deployment,
   name: string | undefined,
+  listing: RevisionsBefore | undefined,
 ): Promise<Written | undefined> {
   const { log } = ctx;
+  const { underWay } = facts;
+  if (underWay?.kind === 'follow') {
+    facts.written = {
+      kind: 'followed',
+      deployment: existing,
+      revisionId: underWay.revisionId,
+      why: underWay.why,
+    };
+    const revision = listing?.newest.find((listed) => listed.id === underWay.revisionId);
+    return {
+      deployment: existing,
+      revisionId: underWay.revisionId,
+      ...(revision === undefined ? {} : { listed: { revision, newest: listing?.newest ?? [] } }),
+    };
+  }
   const write = await log.group(`Updating deployment ${name}`, () =>
-    writeNewRevision(ctx, existing, plan.body, plan.producesRevision),
+    writeNewRevision(ctx, existing, plan.body, plan.producesRevision, listing),
   );
   const { deployment } = write;
   ctx.record.deployment({ id: deployment.id, name: displayName(deployment) });
@@ -580,8 +693,13 @@ async function updateDeployment(
     ctx.record.revisionSeen(write.revision.id, write.revision.status);
     return { deployment, revisionId: write.revision.id };
   }
-  facts.written = { kind: 'patched', deployment, by: 'patch' };
-  log.info(`Deployment ${deployment.name} (${deployment.id}) patched.`);
+  facts.written = { kind: 'patched', deployment, by: write.by };
+  if (write.by === 'patch') log.info(`Deployment ${deployment.name} (${deployment.id}) patched.`);
+  else {
+    log.info(
+      `The ${write.sent} of this run's revision ended without its answer (${lostAnswerText(write.error)}): it may have made the revision, so it is looked for before anything else is sent.`,
+    );
+  }
   // The look for a revision listed late is part of the wait: one wait-timeout bounds both.
   // One deadline per command (from its start): the look and the wait end at it.
   const waitDeadline = ctx.settings.wait
@@ -589,22 +707,79 @@ async function updateDeployment(
     : undefined;
   const found = await findRevisionOfThisRun(
     ctx,
-    { ...write, ...(waitDeadline === undefined ? {} : { deadline: waitDeadline }) },
-    runIdentity(
-      existing.source ?? ctx.settings.source,
-      plan.body.source_revision_config,
-      ctx.workflow ?? {},
-    ),
+    {
+      ...write,
+      ...(waitDeadline === undefined ? {} : { deadline: waitDeadline }),
+      ...(write.by === 'lost'
+        ? {
+            lost: {
+              sent: write.sent,
+              error: write.error,
+              ...(write.tookEffect === undefined ? {} : { tookEffect: write.tookEffect }),
+            },
+          }
+        : {}),
+    },
+    runIdentity(existing.source ?? ctx.settings.source, plan.body.source_revision_config),
   );
   if (found.revisionId === undefined) {
     facts.noRevision = { why: found.why, nextStep: found.nextStep };
+    if (found.racing !== undefined) await readServingRevision(ctx, facts, deployment);
     return undefined;
   }
+  if (found.revision !== undefined)
+    ctx.record.revisionSeen(found.revisionId, found.revision.status);
   return {
     deployment,
     revisionId: found.revisionId,
     ...(waitDeadline === undefined ? {} : { waitDeadline }),
+    ...(found.revision === undefined
+      ? {}
+      : { listed: { revision: found.revision, newest: found.newest ?? [] } }),
   };
+}
+
+/**
+ * After a race: the deployment as it stands and the revision it serves, so that the outputs say
+ * what is live (`active-revision-id`, `repo-commit-sha`) while no racing revision is reported.
+ * A read that fails leaves them out, with a warning.
+ */
+async function readServingRevision(
+  ctx: CommandContext,
+  facts: DeployFacts,
+  deployment: Deployment,
+): Promise<void> {
+  try {
+    const now = await ctx.client.getDeployment(deployment.id, { signal: ctx.signal });
+    facts.latest = now;
+    const active = now.active_revision_id;
+    if (typeof active === 'string') {
+      facts.serving = await ctx.client.getRevision(deployment.id, active, { signal: ctx.signal });
+    }
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    ctx.log.warning(
+      `Could not read which revision deployment ${deployment.name} serves: ${messageOf(error)}`,
+    );
+  }
+}
+
+/**
+ * One warning per run when the deployment builds every push by itself (build_on_push true after
+ * this run's write, or as it stands when the run wrote nothing) and `build-on-push` did not ask
+ * for it: the workflow is then not what decides what is built.
+ */
+function warnOfBuildsOnPush(ctx: CommandContext, facts: DeployFacts): void {
+  if (facts.written === undefined || facts.latest === undefined) return;
+  const ref = facts.latest.source_revision_config?.repo_ref ?? ctx.settings.revisionConfig.repo_ref;
+  const warning = buildOnPushWarning(
+    facts.latest,
+    ctx.settings.sourceConfig.build_on_push,
+    ref ?? undefined,
+  );
+  if (warning === undefined) return;
+  ctx.log.warning(warning);
+  facts.notices = [...(facts.notices ?? []), { level: 'warning', message: warning }];
 }
 
 /**
@@ -616,18 +791,22 @@ async function followWithRetries(
   ctx: CommandContext,
   facts: DeployFacts,
   deployment: Deployment,
-  firstRevisionId: string,
-  waitDeadline?: number,
+  written: Written,
 ): Promise<string> {
   const { settings, log, clock } = ctx;
   // One deadline per command: every attempt ends within the command's wait-timeout.
-  const deadline = waitDeadline ?? ctx.deadline?.at ?? clock.now() + settings.waitTimeoutMs;
-  const { written } = facts;
-  const first = written?.kind === 'patched' && written.by === 'post' ? written.revision : undefined;
+  const deadline = written.waitDeadline ?? ctx.deadline?.at ?? clock.now() + settings.waitTimeoutMs;
+  const answered =
+    facts.written?.kind === 'patched' && facts.written.by === 'post'
+      ? facts.written.revision
+      : undefined;
+  const first = answered ?? written.listed?.revision;
   let attempt: Attempt = {
-    revisionId: firstRevisionId,
+    revisionId: written.revisionId,
     ...(first === undefined ? {} : { before: describeRevision(first) }),
   };
+  // What the list showed of the first revision: its first observation, no read needed.
+  let listed = written.listed;
   for (;;) {
     facts.attempts.push(attempt);
     const rollout = await followRevision(ctx, deployment, attempt.revisionId, {
@@ -635,7 +814,9 @@ async function followWithRetries(
       justWritten: true,
       created: facts.written?.kind === 'created',
       deadline,
+      ...(listed === undefined ? {} : { listed }),
     });
+    listed = undefined;
     attempt.rollout = rollout;
     if (rollout.deployment !== undefined) facts.latest = rollout.deployment;
     const decision = decideRetry({
@@ -844,6 +1025,9 @@ function logPlan(ctx: CommandContext, plan: DeployPlan, name: string | undefined
     ctx.log.info(
       `  sent as given (the control plane does not echo them, so they cannot be compared): ${plan.unverified.join(', ')}`,
     );
+  }
+  if (plan.action === 'create') {
+    for (const sent of plan.defaults) ctx.log.info(`  ${sent}`);
   }
   if (plan.changes.length === 0) ctx.log.info('  (no configuration change)');
   if (plan.action === 'patch' && plan.producesRevision) {

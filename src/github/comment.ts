@@ -166,7 +166,7 @@ interface PublishPrCommentOptions {
   log: ReporterLog & { notice(message: string): void };
   /**
    * The run's redaction, once more over the rendered body: the report is cleaned already
-   * (main.ts), and the runner never masks what goes to GitHub's API.
+   * (edge/publish.ts), and the runner never masks what goes to GitHub's API.
    */
   redact: (text: string) => string;
 }

@@ -1,6 +1,6 @@
 /**
- * What decides GitHub reporting, without loading it: main.ts reads this small module first and
- * imports the Octokit-based one (reporting.ts) only when a run needs it.
+ * What decides GitHub reporting, without loading it: main.ts reads this small module first, and
+ * loads the Octokit-based one (reporting.ts, through reporting-loader.ts) only when a run needs it.
  */
 
 import type { CommandName } from '../settings/definitions.ts';

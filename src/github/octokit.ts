@@ -127,7 +127,7 @@ function resetHint(headers: Record<string, string | number | undefined>): string
 
 /**
  * GitHub's error text (or a network error's), on one line. Not cut here: the reporter's log
- * (main.ts) takes every message through the one text pipeline, which cuts only after secrets
+ * (edge/runner-log.ts) takes every message through the one text pipeline, which cuts only after secrets
  * are redacted.
  */
 function serverMessage(message: unknown): string {

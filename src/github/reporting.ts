@@ -1,8 +1,8 @@
 /**
  * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
- * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
- * imports it lazily, through octokit-chunk.ts), so runs without GitHub reporting never pay for
- * Octokit.
+ * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it
+ * (reporting-loader.ts imports it lazily, through octokit-chunk.ts), so runs without GitHub
+ * reporting never pay for Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
 
@@ -109,7 +109,7 @@ export class GitHubReporting {
 
   /**
    * After the command: close the GitHub deployment and update the PR comment. The report is
-   * already redacted (main.ts): what it holds may be shown.
+   * already redacted (edge/publish.ts): what it holds may be shown.
    */
   async finish(report: CommandReport): Promise<void> {
     await this.#finishDeployment(report);

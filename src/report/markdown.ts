@@ -7,7 +7,7 @@
  * itself (with these helpers) and is used as is.
  *
  * The Markdown half of the one text pipeline: the report reaching these helpers is cleaned
- * already (api/redact.ts: controls stripped, then secrets redacted, main.ts). Callers cut the
+ * already (api/redact.ts: controls stripped, then secrets redacted, edge/publish.ts). Callers cut the
  * plain text (`truncate`) and escape it in the same call, so a cut falls between whole escape
  * units and never inside an entity or a backslash escape, and the code spans and fences these
  * helpers build are closed after the cut.

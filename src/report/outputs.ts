@@ -23,7 +23,8 @@ export function outputsOf(report: CommandReport): Partial<Record<OutputName, str
   if (report.created !== undefined) set('created', String(report.created));
   if (report.skipped !== undefined) set('skipped', String(report.skipped));
   set('skip-proven-by', report.skipProof?.runUrl ?? report.skipProof?.where);
-  set('repo-commit-sha', revision?.commitSha);
+  // After a race no revision is the run's: the commit is the one the deployment serves.
+  set('repo-commit-sha', revision === undefined ? report.serving?.commitSha : revision.commitSha);
   set('tracing-project', deployment?.tracingProject);
   if (report.plan) set('plan', JSON.stringify(report.plan));
   if (report.prune) {

@@ -165,6 +165,8 @@ function facts(report: CommandReport): string {
 const REVISION_WRITE: Record<NonNullable<CommandReport['revisionWrite']>, string> = {
   post: 'made by POST …/revisions (the answer named it)',
   patch: 'made by PATCH (this control plane has no POST …/revisions)',
+  lost: 'its write ended without an answer; looked for in the revisions list',
+  followed: 'none: a build already under way deploys what this run deploys, and was followed',
   failed: 'one of its two writes failed (see why)',
   planned: PLANNED_REVISION_WRITE,
 };

@@ -188,12 +188,19 @@ export interface CommandReport {
   deployment?: DeploymentReport;
   revision?: RevisionReport;
   /**
+   * A deploy that raced another write: the revision the deployment serves, since no racing
+   * revision is reported as the run's (`repo-commit-sha` comes from it).
+   */
+  serving?: RevisionReport;
+  /**
    * deploy to an existing deployment: how its new revision was made: 'post' (POST .../revisions,
    * which answered the revision), 'patch' (a server without that POST), 'failed' (of the
    * mutable fields' PATCH and the revision's write, the first took effect and the second failed),
-   * 'planned' (a dry run: POST where the server has it, else PATCH).
+   * 'lost' (its write ended without an answer, and the revision was looked for), 'followed' (no
+   * write: a build already under way deploys what the run deploys), 'planned' (a dry run: POST
+   * where the server has it, else PATCH).
    */
-  revisionWrite?: 'post' | 'patch' | 'failed' | 'planned';
+  revisionWrite?: 'post' | 'patch' | 'lost' | 'followed' | 'failed' | 'planned';
   timeline?: TimelineEntry[];
   /** A failed revision's build or deploy log (build-logs: on-failure or stream). */
   failureLog?: FailureLogReport;

@@ -35,7 +35,13 @@ export interface DesiredDeployment {
 }
 
 export type DeployPlan =
-  | { action: 'create'; body: CreateDeploymentRequest; changes: FieldChange[] }
+  | {
+      action: 'create';
+      body: CreateDeploymentRequest;
+      changes: FieldChange[];
+      /** What the create sends that no input set, and why (the plan and a dry run say it). */
+      defaults: string[];
+    }
   | {
       action: 'patch';
       deploymentId: string;
@@ -265,7 +271,7 @@ function planCreate(desired: DesiredDeployment): DeployPlan {
       `Input 'graph-config-path' is empty, but creating the hosted_repo deployment '${name}' needs it. Set it to the path of the graph configuration file in the repository (e.g. langgraph.json).`,
     );
   }
-  const sourceConfig = createSourceConfig(desired);
+  const { sourceConfig, defaults } = createSourceConfig(desired);
   const body: CreateDeploymentRequest = {
     name,
     source: desired.source,
@@ -280,18 +286,34 @@ function planCreate(desired: DesiredDeployment): DeployPlan {
     ...diffFields('source_revision_config', {}, desired.revisionConfig),
     ...secretChanges(desired.secrets, []),
   ];
-  return { action: 'create', body, changes };
+  return { action: 'create', body, changes, defaults };
 }
 
+/** Why a create sends build_on_push false when `build-on-push` is empty. */
+export const BUILD_ON_PUSH_DEFAULT =
+  "source_config.build_on_push false: 'build-on-push' is empty, so the workflow decides what is built ('true' lets the control plane build every push by itself)";
+
 /**
- * The source_config of a create: an external_container create carries a resource_spec object,
- * `{}` when the inputs give none (the server fills its defaults; a server may refuse the create
- * without it, and the official client sends `{}`: known-behaviour.md).
+ * The source_config of a create, and what it sends that no input set: an external_container
+ * create carries a resource_spec object, `{}` when the inputs give none (the server fills its
+ * defaults; a server may refuse the create without it, and the official client sends `{}`:
+ * known-behaviour.md); a hosted_repo create sends build_on_push false when the input is empty
+ * (the server's own default may build every push beside the workflow).
  */
-function createSourceConfig(desired: DesiredDeployment): SourceConfig {
-  if (desired.source !== 'external_container' || desired.sourceConfig.resource_spec !== undefined)
-    return desired.sourceConfig;
-  return { ...desired.sourceConfig, resource_spec: {} };
+function createSourceConfig(desired: DesiredDeployment): {
+  sourceConfig: SourceConfig;
+  defaults: string[];
+} {
+  const { source, sourceConfig } = desired;
+  if (source === 'hosted_repo' && sourceConfig.build_on_push === undefined) {
+    return {
+      sourceConfig: { ...sourceConfig, build_on_push: false },
+      defaults: [BUILD_ON_PUSH_DEFAULT],
+    };
+  }
+  if (source !== 'external_container' || sourceConfig.resource_spec !== undefined)
+    return { sourceConfig, defaults: [] };
+  return { sourceConfig: { ...sourceConfig, resource_spec: {} }, defaults: [] };
 }
 
 function planPatch(desired: DesiredDeployment, existing: Deployment): DeployPlan {
@@ -405,6 +427,7 @@ export function planToJson(plan: DeployPlan, name: string | undefined): Record<s
     ...(plan.action === 'patch' && plan.unverified.length > 0
       ? { sent_unverified: plan.unverified }
       : {}),
+    ...(plan.action === 'create' && plan.defaults.length > 0 ? { defaults: plan.defaults } : {}),
     name,
     request,
     changes: plan.changes.map((change) => ({

@@ -4,18 +4,23 @@
  * Where the server answers the revision a write made (POST .../revisions), that answer names it.
  * A PATCH (and a redeploy) may not: the answer can name an older revision, or another run's that
  * landed right after. So a revision is this run's only when it was not listed before the write
- * AND it carries what this run sent: the ref, and the commit when the run knows which commit
- * that ref is at (hosted_repo), or the image (containers). The server's clock is never compared
- * with the runner's. One such revision is proven (or as many as the write was sent times: each
- * repeat may make one); more cannot be told apart; none may be on its way (a server may list a
- * revision late), and the caller decides how long to look.
+ * AND it carries what this run sent: the ref (hosted_repo) or the image (containers). The commit
+ * is no part of a deploy's proof: the service builds the ref as it stands when the build runs
+ * (known-behaviour.md), which may be a newer commit than the workflow's, or another repository's.
+ * A redeploy carries the redeployed revision's commit too (it ships that code). The server's clock
+ * is never compared with the runner's.
+ *
+ * The revisions list may show a revision late, so one read proves nothing for good: the list has
+ * caught up when two reads at least `catchUpMs` apart show the same new revisions. Then as many
+ * new revisions carrying this run's ref or image as the write was sent (each repeat may make one)
+ * prove the newest this run's; more are a race (another run wrote too); none are looked for
+ * `lateMs` more. A revision listed only after that is a successor, not a candidate.
  */
 import type { SourceRevisionConfig } from '../api/schemas.ts';
-import type { WorkflowCheckout } from './skip.ts';
 
 /** What marks a revision as made by this run's write. */
 export type RunIdentity =
-  /** hosted_repo: the ref sent, and its commit when the run knows it. */
+  /** hosted_repo: the ref sent; a redeploy's also the commit of the revision it redeploys. */
   | { kind: 'ref'; repoRef: string; commit?: string }
   /** Container sources: the image sent. */
   | { kind: 'image'; imageUri: string };
@@ -33,19 +38,13 @@ export interface RevisionCandidate {
     | undefined;
 }
 
-interface RevisionProofInput {
+interface NewRevisionsInput {
   /** Ids of the revisions that existed before the write (listed, latest, active). */
   before: readonly string[];
   /** Revisions seen after it (the answer's latest, then the revisions list), newest first. */
   after: readonly RevisionCandidate[];
   /** What this run sent; undefined when it sent nothing that tells its revision apart. */
   identity: RunIdentity | undefined;
-  /**
-   * How many times the write was sent, default 1. A write repeated after a lost answer may make
-   * a revision of the same content each time, all this run's: up to that many candidates are
-   * this run's, and the newest (the last attempt's, the one that deploys) is followed.
-   */
-  attempts?: number;
 }
 
 /** A revision new since the write that is not (or not yet shown to be) this run's, and why. */
@@ -54,19 +53,16 @@ export interface OtherRevision {
   why: string;
 }
 
-export type RevisionProof =
-  | { kind: 'proven'; revisionId: string }
-  /** More than one new revision carries this run's ref/commit or image: none is reported. */
-  | { kind: 'ambiguous'; revisionIds: string[] }
-  /** No new revision carries it (yet); `others` are the new ones that do not. */
-  | { kind: 'none'; others: OtherRevision[] };
+/** The revisions one read shows new since the write. */
+export interface NewRevisions {
+  /** Those carrying this run's ref or image, newest first. */
+  matching: string[];
+  /** The others, and why each is not this run's. */
+  others: OtherRevision[];
+}
 
-export function proveRevisionOfThisRun({
-  before,
-  after,
-  identity,
-  attempts = 1,
-}: RevisionProofInput): RevisionProof {
+/** The revisions of `after` that are new since `before`: this run's candidates, and the others. */
+export function newRevisionsSince({ before, after, identity }: NewRevisionsInput): NewRevisions {
   const existed = new Set(before);
   const matching: string[] = [];
   const others = new Map<string, string>();
@@ -80,12 +76,80 @@ export function proveRevisionOfThisRun({
       others.set(revision.id, why);
     }
   }
+  return { matching, others: [...others].map(([id, why]) => ({ id, why })) };
+}
+
+/** How long the list is given: see the module's comment. */
+interface LookRules {
+  /** Two reads this far apart showing the same new revisions: the list has caught up. */
+  catchUpMs: number;
+  /** How long a revision not listed yet is looked for after the list caught up. */
+  lateMs: number;
+  /** How many times the write was sent (each may have made a revision). Default 1. */
+  attempts?: number;
+}
+
+/** A deploy's own write (issue 35, rule 1). */
+export const DEPLOY_LOOK: LookRules = { catchUpMs: 1_000, lateMs: 60_000 };
+
+/** A redeploy's rule: the first read that shows a candidate settles it; looked for until the deadline. */
+export const REDEPLOY_LOOK: LookRules = { catchUpMs: 0, lateMs: Number.POSITIVE_INFINITY };
+
+/** What the reads of the list so far showed: carried from one read to the next. */
+export interface ListLook {
+  /** The new revisions the last read showed (sorted ids), and when a read first showed them. */
+  shown: string;
+  shownSince: number;
+  /** When the list first caught up. */
+  caughtUpAt?: number;
+}
+
+export type LookVerdict =
+  | { kind: 'proven'; revisionId: string }
+  /** More new revisions carry this run's ref or image than it wrote: another run wrote too. */
+  | { kind: 'race'; revisionIds: string[] }
+  /**
+   * Read on: `confirmAt`, a read then (not before) confirms the candidates seen; `giveUpAt`, when
+   * the look ends without one. `others`: the new revisions that are not this run's.
+   */
+  | { kind: 'looking'; others: OtherRevision[]; confirmAt?: number; giveUpAt?: number }
+  /** The list caught up, and `lateMs` after that still shows none of this run's. */
+  | { kind: 'not-listed'; others: OtherRevision[] };
+
+/** One read of the list, at `at` (the caller's clock), judged with what the reads before showed. */
+export function judgeListRead(
+  look: ListLook | undefined,
+  at: number,
+  found: NewRevisions,
+  rules: LookRules,
+): { look: ListLook; verdict: LookVerdict } {
+  const { matching, others } = found;
+  const shown = [...matching, ...others.map((other) => other.id)].sort().join(' ');
+  const shownSince = look?.shown === shown ? look.shownSince : at;
+  const caughtUp = at - shownSince >= rules.catchUpMs;
+  const caughtUpAt = look?.caughtUpAt ?? (caughtUp ? at : undefined);
+  const next: ListLook = { shown, shownSince, ...(caughtUpAt === undefined ? {} : { caughtUpAt }) };
   const [newest] = matching;
-  if (newest !== undefined && matching.length <= Math.max(1, attempts)) {
-    return { kind: 'proven', revisionId: newest };
+  if (newest !== undefined) {
+    if (!caughtUp) {
+      return {
+        look: next,
+        verdict: { kind: 'looking', others, confirmAt: shownSince + rules.catchUpMs },
+      };
+    }
+    const verdict: LookVerdict =
+      matching.length <= Math.max(1, rules.attempts ?? 1)
+        ? { kind: 'proven', revisionId: newest }
+        : { kind: 'race', revisionIds: matching };
+    return { look: next, verdict };
   }
-  if (newest !== undefined) return { kind: 'ambiguous', revisionIds: matching };
-  return { kind: 'none', others: [...others].map(([id, why]) => ({ id, why })) };
+  if (caughtUpAt === undefined) return { look: next, verdict: { kind: 'looking', others } };
+  const giveUpAt = caughtUpAt + rules.lateMs;
+  return {
+    look: next,
+    verdict:
+      at >= giveUpAt ? { kind: 'not-listed', others } : { kind: 'looking', others, giveUpAt },
+  };
 }
 
 const NOTHING_TO_MATCH = 'this run sent no ref or image to tell its revision by';
@@ -112,24 +176,18 @@ function mismatch(revision: RevisionCandidate, identity: RunIdentity): string | 
 }
 
 /**
- * What tells this run's revision apart, from what the write sent: the image for containers; the
- * ref for hosted_repo, with the workflow's commit when the ref is the workflow's own (the only
- * ref whose commit the run knows).
+ * What tells this run's revision apart, from what the write sent: the image for containers, the
+ * ref for hosted_repo (never the commit: the service builds the ref as it stands).
  */
 export function runIdentity(
   source: string,
   sent: SourceRevisionConfig | undefined,
-  workflow: WorkflowCheckout,
 ): RunIdentity | undefined {
   if (source !== 'hosted_repo') {
     return sent?.image_uri === undefined ? undefined : { kind: 'image', imageUri: sent.image_uri };
   }
   const repoRef = sent?.repo_ref;
-  if (repoRef === undefined) return undefined;
-  const knowsCommit = workflow.commit !== undefined && workflow.ref === repoRef;
-  return knowsCommit && workflow.commit !== undefined
-    ? { kind: 'ref', repoRef, commit: workflow.commit }
-    : { kind: 'ref', repoRef };
+  return repoRef === undefined ? undefined : { kind: 'ref', repoRef };
 }
 
 /**

@@ -53,3 +53,72 @@ export function splitRevisionWrite(body: PatchDeploymentRequest): RevisionWrites
 export function mutableFieldPaths(patch: PatchDeploymentRequest): string[] {
   return Object.keys(patch.source_config ?? {}).map((key) => `source_config.${key}`);
 }
+
+/** What the step knows after a revision's write failed, and has read since. */
+interface RefusedWrite {
+  /** How the revision was written. */
+  by: 'post' | 'patch';
+  /** The answer's status; undefined when none arrived. */
+  status: number | undefined;
+  /** The server may have made the revision without its answer arriving (a 5xx, a dropped connection). */
+  answerLost: boolean;
+  /** After a 404 to the POST: whether the deployment answered (true) or is gone (false). */
+  deploymentFound?: boolean;
+  /** After a 409: whether the latest revision is in progress. */
+  latestPending?: boolean;
+  /** `wait`: false when the run does not wait. */
+  wait: boolean;
+}
+
+/** What follows a revision's write that did not answer a revision. */
+type AfterRefusedWrite =
+  /** The server has no POST .../revisions: the revision is made by PATCH. */
+  | 'patch-instead'
+  /** A 404 to the POST: the route is missing, or the deployment is gone; its read tells. */
+  | 'read-deployment'
+  | 'deployment-gone'
+  /** A 409: a build under way, when a read right after shows the latest revision pending. */
+  | 'read-latest'
+  | 'wait-then-write'
+  | 'build-under-way'
+  /** The answer is lost: the revision may exist, and is looked for before anything is said. */
+  | 'look-for-it'
+  /** Anything else: the step fails with the server's words. */
+  | 'fail';
+
+/**
+ * After a revision's write that did not answer a revision (known-behaviour.md; issue 35, points 3
+ * and 4): a 405 to the POST, or a 404 once the deployment answers, means the route is missing; a
+ * 404 whose deployment is gone too means that; a 409 is "a build is under way" only when the
+ * latest revision is pending right after it (then wait for it, or with `wait: false` stop saying
+ * so); a lost answer may have made the revision, so it is looked for first.
+ */
+export function afterRefusedWrite(write: RefusedWrite): AfterRefusedWrite {
+  const { by, status } = write;
+  if (by === 'post' && status === 405) return 'patch-instead';
+  if (by === 'post' && status === 404) {
+    if (write.deploymentFound === undefined) return 'read-deployment';
+    return write.deploymentFound ? 'patch-instead' : 'deployment-gone';
+  }
+  if (status === 409) {
+    if (write.latestPending === undefined) return 'read-latest';
+    if (!write.latestPending) return 'fail';
+    return write.wait ? 'wait-then-write' : 'build-under-way';
+  }
+  return write.answerLost ? 'look-for-it' : 'fail';
+}
+
+/**
+ * The one warning of a run whose deployment builds every push by itself: its build_on_push is true
+ * after the write, and the `build-on-push` input did not ask for that. Undefined otherwise.
+ */
+export function buildOnPushWarning(
+  deployment: { name?: string | null; source_config?: { build_on_push?: boolean | null } | null },
+  input: boolean | undefined,
+  ref: string | undefined,
+): string | undefined {
+  if (deployment.source_config?.build_on_push !== true || input === true) return undefined;
+  const who = deployment.name ? `Deployment ${deployment.name}` : 'The deployment';
+  const pushes = ref === undefined ? 'every push' : `every push to ${ref}`;
+  return `${who} builds ${pushes} by itself (source_config.build_on_push is true), beside this workflow: a push may be built twice, or a revision this run did not make may supersede its own. Set 'build-on-push: false' to let the workflow decide what is built, or 'build-on-push: true' to keep it (and this warning goes).`;
+}

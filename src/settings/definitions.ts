@@ -110,7 +110,7 @@ export const INPUTS = {
   },
   'build-on-push': {
     description:
-      "source_config.build_on_push: true or false. Empty leaves the server's value. With a tag as repo-ref it is sent as false (a tag never moves), and true is an error.",
+      "source_config.build_on_push: true or false. Empty: false when the deploy creates the deployment (the workflow decides what is built), the server's value on an update (a warning says when that is true). With a tag as repo-ref it is sent as false (a tag never moves), and true is an error.",
     commands: ['deploy'],
   },
   'custom-url': {

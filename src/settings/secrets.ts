@@ -54,6 +54,14 @@ export function unmaskedSecretNames(
     .map(({ name }) => name);
 }
 
+/** One warning per secret whose value is too short to mask: it is sent, and shown in the log. */
+export function unmaskedSecretWarnings(secrets: readonly Secret[], minLength: number): string[] {
+  return unmaskedSecretNames(secrets, minLength).map(
+    (name) =>
+      `Secret ${name} is shorter than min-mask-length (${minLength} characters): it is sent, but not masked in the log (masking so short a value would hide it everywhere in the job's log). If it is a real secret, lower min-mask-length.`,
+  );
+}
+
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NAME_RULE = 'letters, digits and underscores, not starting with a digit';
 

@@ -3,7 +3,7 @@
  * a person must complete, run as the bundle against the emulator.
  */
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION } from '../emulator/index.ts';
 import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { findLeaks, runAction, withoutMaskCommands } from '../support/run-action.ts';
 import {
@@ -21,7 +21,7 @@ const AUTH_ID = 'auth-flow-42';
 let emulator: Emulator;
 emulatorPerFile((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 function authenticateInputs(extra: Record<string, string> = {}) {
   return commandInputs(emulator, 'authenticate', {

@@ -5,7 +5,7 @@
  * of the table runs in process (test/integration/bad-inputs-run.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION } from '../emulator/index.ts';
 import {
   BEFORE_ANY_REQUEST,
   errorLines,
@@ -19,7 +19,7 @@ import { deployInputs, ENV, writeRequests } from './helpers.ts';
 let emulator: Emulator;
 emulatorPerFile((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 describe('bad inputs', () => {
   it('has at least 40 cases, each failing before any request', () => {

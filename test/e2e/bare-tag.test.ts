@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { commitAll, gitIn } from '../support/git-checkout.ts';
 import {
   FAKE_GITHUB_TOKEN,
@@ -24,7 +24,7 @@ let github: GitHubDouble;
 let workspace: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 20 });
   github = await startGitHubDouble();
   workspace = await mkdtemp(join(tmpdir(), 'deploy-action-tags-'));
 });

@@ -4,7 +4,12 @@
  * slow (each logs request held for seconds) or failing, or whose log timestamps are numbers.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  PRODUCTION,
+  startEmulator,
+} from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
 import { expectCleanRun, isLogRead, readable } from './command-fixtures.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
@@ -23,7 +28,7 @@ afterEach(async () => {
 });
 
 async function start(options: EmulatorOptions): Promise<Emulator> {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: STEP_MS, ...options });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: STEP_MS, ...options });
   return emulator;
 }
 

@@ -4,7 +4,7 @@
  * the lookup, the create, the PATCH and the wait.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { type ActionRun, runAction } from '../support/run-action.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
 
@@ -15,7 +15,7 @@ const PROMPTLY_MS = 6_000;
 
 let emulator: Emulator;
 beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 30 });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 30 });
 });
 afterEach(async () => {
   await emulator.close();
@@ -311,7 +311,12 @@ describe('read-after-write', () => {
   /** An emulator whose just-written revisions answer 404 to their first `times` reads. */
   async function lagAfterWrite(times: number): Promise<void> {
     await emulator.close();
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 30, notFoundAfterWrite: times });
+    emulator = await startEmulator({
+      ...PRODUCTION,
+      apiKey: API_KEY,
+      stepMs: 30,
+      notFoundAfterWrite: times,
+    });
   }
 
   it('a 404 on the first reads of the revision just created gets a short grace', async () => {
@@ -332,6 +337,8 @@ describe('read-after-write', () => {
     await lagAfterWrite(1);
     const first = await runAction({ inputs: deployInputs(emulator), env: ENV });
     expect(first.exitCode).toBe(0);
+    // Still building once the list has proven it (1 s after the write): the wait reads it.
+    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 500 });
 
     const run = await runAction({ inputs: deployInputs(emulator), env: ENV });
 

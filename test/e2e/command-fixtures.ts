@@ -9,6 +9,7 @@ import { type CommandName, INPUTS } from '../../src/settings/definitions.ts';
 import {
   type Emulator,
   type EmulatorOptions,
+  PRODUCTION,
   type RecordedRequest,
   startEmulator,
 } from '../emulator/index.ts';
@@ -26,7 +27,7 @@ export function emulatorPerTest(): (options?: EmulatorOptions) => Promise<Emulat
     running = undefined;
   });
   return async (options = {}) => {
-    running = await startEmulator({ apiKey: API_KEY, stepMs: 20, ...options });
+    running = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 20, ...options });
     return running;
   };
 }

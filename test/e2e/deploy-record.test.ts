@@ -128,10 +128,12 @@ describe('the deploy record', () => {
     });
     expect(second.outputs.skipped).toBe('false');
     const deploymentId = first.outputs['deployment-id'] ?? '';
-    const rolledBack = (await callApi(
-      'POST',
-      `/v2/deployments/${deploymentId}/revisions/${first.outputs['revision-id']}/redeploy`,
-    )) as { latest_revision_id: string };
+    // Rolled back as the production service takes it (it redeploys only the latest revision): a
+    // new revision of what the first one ran, its build-command.
+    const rolledBack = (await callApi('PATCH', `/v2/deployments/${deploymentId}`, {
+      source_config: { build_command: 'make v1' },
+      source_revision_config: { repo_ref: 'main' },
+    })) as { latest_revision_id: string };
     await untilActive(rolledBack.latest_revision_id);
     records.emulator.requests.length = 0;
 
@@ -163,9 +165,10 @@ describe('the deploy record', () => {
     expect(afterSecret.stdout).toContain(`but revision ${patched.latest_revision_id} is active`);
     expect(controlPlaneWrites().map((r) => r.method)).toEqual(['PATCH']);
 
-    // Someone turns build_on_push off in place: no new revision, but what the server shows moved.
+    // Someone turns build_on_push on in place (the create sent false): no new revision, but what
+    // the server shows moved.
     await callApi('PATCH', `/v2/deployments/${deploymentId}`, {
-      source_config: { build_on_push: false },
+      source_config: { build_on_push: true },
     });
     records.emulator.requests.length = 0;
     const afterSetting = await runAction({ inputs: quickStart(), env: runEnv(3) });

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import {
   FAKE_GITHUB_TOKEN,
   type GitHubDouble,
@@ -105,7 +105,17 @@ let workspace: string;
 let defaults: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60 });
+  // The production rules, but for one the rollback example and the README's rollback workflow
+  // need: a redeploy of an older revision is taken (documentedRedeploy: false). Production refuses
+  // it (400), and `command: redeploy` with `revision-id: previous` then fails with that 400
+  // (issue 36's rollback work makes a new revision instead).
+  emulator = await startEmulator({
+    ...PRODUCTION,
+    documentedRedeploy: false,
+    apiKey: API_KEY,
+    stepMs: 20,
+    deleteAfterMs: 60,
+  });
   github = await startGitHubDouble();
   defaults = await actionDefaults();
   // The checkout the examples' graph-config-path points into.

@@ -6,7 +6,7 @@
  * and its secrets redacted.
  */
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION } from '../emulator/index.ts';
 import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { controlCharactersIn } from '../support/hostile-text.ts';
 import { type ActionRun, runAction, withoutMaskCommands } from '../support/run-action.ts';
@@ -23,7 +23,7 @@ import { ALL_SECRETS, API_KEY, deployInputs, ENV, SECRET_VALUE } from './helpers
 let emulator: Emulator;
 emulatorPerFile((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 const NOT_READY = 'Timeout: Deployment is not ready after 300 seconds.';
 
@@ -163,6 +163,19 @@ describe('the annotation of other failed rollouts', () => {
       expect.stringContaining('The image was built but did not start'),
     ]);
   });
+});
+
+describe('the annotation of a rollback that fails too', () => {
+  // A server that redeploys an older revision (PERMISSIVE's documentedRedeploy: false): what this
+  // test quotes. Production refuses that redeploy (400), and the action's rollback then cannot
+  // start at all: it says "could not be started" with the 400, and advises the same refused
+  // redeploy by hand (issue 36's rollback work makes a new revision instead).
+  emulatorPerFile(
+    (started) => {
+      emulator = started;
+    },
+    { ...PRODUCTION, documentedRedeploy: false },
+  );
 
   it('rollback-on-failure: quotes the deploy log of a rollback that fails too', async () => {
     const deployment = await deployedDeployment(emulator, 'agent', 'main');

@@ -5,7 +5,7 @@
  */
 import '../support/leak-scan.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { requestsTo } from '../reliability/judge.ts';
 import { KILL_AFTER_MS, runScenario, SCENARIO_API_KEY } from '../reliability/run-scenario.ts';
 import { SCENARIOS } from '../reliability/scenarios.ts';
@@ -50,7 +50,7 @@ describe('redirects', () => {
   });
 
   async function emulatorAndRedirector(target: (emulator: Emulator) => string) {
-    const emulator = await startEmulator({ apiKey: SCENARIO_API_KEY, stepMs: 0 });
+    const emulator = await startEmulator({ ...PRODUCTION, apiKey: SCENARIO_API_KEY, stepMs: 0 });
     closers.push(() => emulator.close());
     const redirector: TinyServer = await startTinyServer((_, response) =>
       answer(response, 307, undefined, { location: target(emulator) }),

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
 import { commandInputs, deployedDeployment, theError } from './command-fixtures.ts';
 import { API_KEY } from './helpers.ts';
@@ -58,7 +58,7 @@ describe('a refused connection', () => {
 
 describe('an api-url ending in /v2', () => {
   it('works, and the log says the /v2 was dropped', async () => {
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+    emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 20 });
     await deployedDeployment(emulator);
 
     const run = await runAction({

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { commitAll, gitIn } from '../support/git-checkout.ts';
 import { runAction } from '../support/run-action.ts';
 import { expectCleanRun, readable, theError } from './command-fixtures.ts';
@@ -16,7 +16,7 @@ let emulator: Emulator;
 let workspace: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 20 });
   workspace = await mkdtemp(join(tmpdir(), 'deploy-action-workspace-'));
 });
 afterEach(async () => {

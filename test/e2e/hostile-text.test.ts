@@ -6,7 +6,7 @@
  */
 import '../support/leak-scan.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { answer, startTinyServer, type TinyServer } from '../reliability/tiny-server.ts';
 import { controlCharactersIn, HOSTILE_STRINGS } from '../support/hostile-text.ts';
 import { type ActionRun, leaksOfRun, maskedValues, runAction } from '../support/run-action.ts';
@@ -150,7 +150,7 @@ function inputsAgainst(target: TinyServer): Record<string, string> {
 describe('hostile text from the control plane', () => {
   let emulator: Emulator;
   beforeEach(async () => {
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 10 });
+    emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 10 });
   });
   afterEach(async () => {
     await emulator.close();

@@ -3,7 +3,12 @@
  * the bundle against the emulator.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  PRODUCTION,
+  startEmulator,
+} from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
 import {
   commandInputs,
@@ -20,7 +25,7 @@ const LISTENER_ID = '5c1e7d3a-9b2f-4e8d-a6c4-1f0b2d3e4a5b';
 
 let emulator: Emulator | undefined;
 async function start(options: EmulatorOptions = {}): Promise<Emulator> {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, ...options });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 20, ...options });
   return emulator;
 }
 afterEach(async () => {

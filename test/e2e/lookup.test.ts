@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CreateDeploymentRequest, Deployment } from '../../src/api/schemas.ts';
-import type { Emulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION } from '../emulator/index.ts';
 import { emulatorEachTest } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
@@ -21,7 +21,7 @@ import { API_KEY, deployInputs, ENV } from './helpers.ts';
 let emulator: Emulator;
 emulatorEachTest((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 function createBody(name: string, repoRef = 'main'): CreateDeploymentRequest {
   return {
@@ -86,42 +86,55 @@ describe('a server that caps its pages below the limit asked', () => {
     expectCleanRun(run, emulator);
   });
 
-  it('redeploy previous reads the revision list past a short page', async () => {
-    // Two releases that served, then 55 failed builds: the releases are on page 2 of 50.
-    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 0 });
-    emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 0 });
-    const deployment = emulator.seedDeployment(createBody('agent', 'v1'));
-    const first = deployment.latest_revision_id ?? '';
-    const patch = (repoRef: string) =>
-      fetch(`${emulator.url}/v2/deployments/${deployment.id}`, {
-        method: 'PATCH',
-        headers: { 'X-Api-Key': API_KEY, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ source_revision_config: { repo_ref: repoRef } }),
+  describe('on a server that redeploys an older revision', () => {
+    // What this test pages through to: a redeploy of the revision before the latest, which a
+    // permissive server takes (documentedRedeploy: false). Production refuses it (400), and the
+    // action's `revision-id: previous` then fails with that 400 (issue 36's rollback work makes a
+    // new revision instead).
+    emulatorEachTest(
+      (started) => {
+        emulator = started;
+      },
+      { ...PRODUCTION, documentedRedeploy: false },
+    );
+
+    it('redeploy previous reads the revision list past a short page', async () => {
+      // Two releases that served, then 55 failed builds: the releases are on page 2 of 50.
+      emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 0 });
+      emulator.scriptRevision('agent', { outcome: 'deploy', stepMs: 0 });
+      const deployment = emulator.seedDeployment(createBody('agent', 'v1'));
+      const first = deployment.latest_revision_id ?? '';
+      const patch = (repoRef: string) =>
+        fetch(`${emulator.url}/v2/deployments/${deployment.id}`, {
+          method: 'PATCH',
+          headers: { 'X-Api-Key': API_KEY, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ source_revision_config: { repo_ref: repoRef } }),
+        });
+      expect((await patch('v2')).status).toBe(200);
+      const second = emulator.revisions(deployment.id)[1]?.id ?? '';
+      for (let i = 0; i < 55; i++) {
+        emulator.scriptRevision('agent', { outcome: 'build-fail', stepMs: 0 });
+        expect((await patch(`broken-${i}`)).status).toBe(200);
+      }
+      expect(emulator.deployments()[0]?.active_revision_id).toBe(second);
+      await capPages(50);
+      const before = emulator.requests.length;
+
+      const run = await runAction({
+        inputs: commandInputs(emulator, 'redeploy', { name: 'agent', 'revision-id': 'previous' }),
       });
-    expect((await patch('v2')).status).toBe(200);
-    const second = emulator.revisions(deployment.id)[1]?.id ?? '';
-    for (let i = 0; i < 55; i++) {
-      emulator.scriptRevision('agent', { outcome: 'build-fail', stepMs: 0 });
-      expect((await patch(`broken-${i}`)).status).toBe(200);
-    }
-    expect(emulator.deployments()[0]?.active_revision_id).toBe(second);
-    await capPages(50);
-    const before = emulator.requests.length;
 
-    const run = await runAction({
-      inputs: commandInputs(emulator, 'redeploy', { name: 'agent', 'revision-id': 'previous' }),
+      expect(run.exitCode).toBe(0);
+      const listings = emulator.requests
+        .slice(before)
+        .filter((request) => request.path.endsWith('/revisions'));
+      expect(listings.map((request) => request.query.offset)).toEqual(['0', '50']);
+      expect(lines(writesIn(emulator.requests.slice(before)))).toEqual([
+        `POST /v2/deployments/${deployment.id}/revisions/${first}/redeploy`,
+      ]);
+      expect(run.stdout).toContain(`Rolling back from revision ${second} to ${first}`);
+      expectCleanRun(run, emulator);
     });
-
-    expect(run.exitCode).toBe(0);
-    const listings = emulator.requests
-      .slice(before)
-      .filter((request) => request.path.endsWith('/revisions'));
-    expect(listings.map((request) => request.query.offset)).toEqual(['0', '50']);
-    expect(lines(writesIn(emulator.requests.slice(before)))).toEqual([
-      `POST /v2/deployments/${deployment.id}/revisions/${first}/redeploy`,
-    ]);
-    expect(run.stdout).toContain(`Rolling back from revision ${second} to ${first}`);
-    expectCleanRun(run, emulator);
   });
 });
 

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { answer, startTinyServer, type TinyServer } from '../reliability/tiny-server.ts';
 import { runAction } from '../support/run-action.ts';
 import { readable, theError } from './command-fixtures.ts';
@@ -148,7 +148,7 @@ describe('a pull request from a fork', () => {
   let emulator: Emulator;
   let dir: string;
   beforeEach(async () => {
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 10 });
+    emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 10 });
     dir = await mkdtemp(join(tmpdir(), 'deploy-action-fork-'));
   });
   afterEach(async () => {
@@ -200,7 +200,7 @@ describe('a pull request from a fork', () => {
 describe('the smoke test and the deployment URL the server returns', () => {
   let emulator: Emulator;
   beforeEach(async () => {
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 10 });
+    emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 10 });
   });
   afterEach(async () => {
     await emulator.close();

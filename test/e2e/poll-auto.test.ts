@@ -6,7 +6,7 @@
  * (test/unit/poll-schedule.test.ts, test/unit/wait.test.ts, bench/schedules.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { runAction } from '../support/run-action.ts';
 import { API_KEY, deployInputs, ENV } from './helpers.ts';
 
@@ -16,7 +16,7 @@ const AT_LEAST_MS = 900;
 let emulator: Emulator;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY });
 });
 afterEach(async () => {
   await emulator.close();

@@ -7,7 +7,7 @@
  * internal_source kind.
  */
 import { describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { fakeCommitSha } from '../emulator/store.ts';
 import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
@@ -26,7 +26,7 @@ import { API_KEY, deployInputs, ENV } from './helpers.ts';
 let emulator: Emulator;
 emulatorPerFile((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 /** A push of the tag v1.2.0, as the runner describes it. */
 const TAG_RUN = {
@@ -112,6 +112,7 @@ describe('deployment-type', () => {
 
   it('tells of a tier the answer leaves out as a notice, and says nothing when the input is unset', async () => {
     const server = await startEmulator({
+      ...PRODUCTION,
       apiKey: API_KEY,
       stepMs: 20,
       answersDeploymentType: false,
@@ -200,6 +201,7 @@ describe('one repository, spelled another way', () => {
   it('skips an unchanged deploy (skip-unchanged) whatever the spelling', async () => {
     // Revisions that show what they were built with: repo_url is compared there too.
     const server = await startEmulator({
+      ...PRODUCTION,
       apiKey: API_KEY,
       stepMs: 20,
       revisionsShowSourceConfig: true,
@@ -285,7 +287,12 @@ describe('failure logs', () => {
   });
 
   it('keeps the outcome and says the logs were not available on a server without them', async () => {
-    const without = await startEmulator({ apiKey: API_KEY, stepMs: 20, logsSupported: false });
+    const without = await startEmulator({
+      ...PRODUCTION,
+      apiKey: API_KEY,
+      stepMs: 20,
+      logsSupported: false,
+    });
     try {
       // One status a read: the log stream starts before the build fails, however slow the machine.
       without.scriptRevision('agent', { outcome: 'build-fail', stepEachRead: true });
@@ -347,7 +354,12 @@ describe('failure logs', () => {
 
 describe("this run's revision", () => {
   it('is found in the revisions list when the PATCH answer names the old one', async () => {
-    const stale = await startEmulator({ apiKey: API_KEY, stepMs: 20, patchAnswersStale: true });
+    const stale = await startEmulator({
+      ...PRODUCTION,
+      apiKey: API_KEY,
+      stepMs: 20,
+      patchAnswersStale: true,
+    });
     try {
       const first = await runAction({ inputs: deployInputs(stale), env: ENV });
       expect(first.exitCode).toBe(0);
@@ -372,6 +384,7 @@ describe("this run's revision", () => {
 
   it('fails, never reporting the older revision, when none appears and the server lists none', async () => {
     const stale = await startEmulator({
+      ...PRODUCTION,
       apiKey: API_KEY,
       stepMs: 20,
       patchAnswersStale: true,

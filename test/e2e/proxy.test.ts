@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { type GitHubDouble, startGitHubDouble } from '../support/github-double.ts';
 import { runAction } from '../support/run-action.ts';
 import { makeTestCertificates } from '../support/test-ca.ts';
@@ -38,6 +38,7 @@ afterEach(async () => {
 
 async function emulatorAt(scheme: 'http' | 'https', tls?: { key: string; cert: string }) {
   const emulator = await startEmulator({
+    ...PRODUCTION,
     apiKey: API_KEY,
     stepMs: 20,
     ...(tls ? { tls } : {}),
@@ -168,7 +169,7 @@ describe('behind a proxy', () => {
   });
 
   it('sends loopback addresses direct, whatever the proxy variables say', async () => {
-    const emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+    const emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 20 });
     closers.push(() => emulator.close());
 
     const run = await runAction({

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import {
   FAKE_GITHUB_TOKEN,
   type GitHubDouble,
@@ -42,7 +42,7 @@ let github: GitHubDouble;
 let dir: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ apiKey: API_KEY, stepMs: 10 });
+  emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 10 });
   github = await startGitHubDouble();
   dir = await mkdtemp(join(tmpdir(), 'deploy-action-redaction-'));
 });
@@ -276,7 +276,7 @@ describe('min-mask-length', () => {
   });
 
   it('masks the API key whatever its length', async () => {
-    const shortKeyEmulator = await startEmulator({ apiKey: 'k1', stepMs: 10 });
+    const shortKeyEmulator = await startEmulator({ ...PRODUCTION, apiKey: 'k1', stepMs: 10 });
     try {
       const run = await runAction({
         inputs: { ...inputs({ 'api-url': shortKeyEmulator.url, 'api-key': 'k1' }) },
@@ -476,6 +476,7 @@ describe('a secret set in the UI, which the server answers in plain text', () =>
 
   it('is masked from a server that answers placeholders only as what it is: nothing to mask', async () => {
     const hiding = await startEmulator({
+      ...PRODUCTION,
       apiKey: API_KEY,
       stepMs: 10,
       secretsInAnswers: 'placeholders',

@@ -139,18 +139,19 @@ describe('rollback-on-failure', () => {
 
   it('when the rollback does not finish within wait-timeout, says it goes on and what serves meanwhile', async () => {
     const { deploymentId, before } = await productionOnMain();
-    // One status a read: the new revision is DEPLOYED well within the 1 s, however slow the machine.
+    // One status a read: the new revision is DEPLOYED well within the 3 s (1 s of them proving it
+    // from the list), however slow the machine.
     emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
     emulator.scriptRevision('agent', { outcome: 'stay', stayAt: 'BUILDING' });
 
-    const run = await runAction({ inputs: rollbackInputs({ 'wait-timeout': '1s' }), env: ENV });
+    const run = await runAction({ inputs: rollbackInputs({ 'wait-timeout': '3s' }), env: ENV });
 
     expect(run.exitCode).toBe(1);
     const [, bad, rollback] = emulator.revisions(deploymentId);
     expect(run.outputs['rolled-back-to']).toBeUndefined();
     const error = theError(run);
     expect(error).toContain(
-      `The rollback to revision ${before} (redeployed as revision ${rollback?.id}) did not reach DEPLOYED within wait-timeout 1s; it was still BUILDING.`,
+      `The rollback to revision ${before} (redeployed as revision ${rollback?.id}) did not reach DEPLOYED within wait-timeout 3s; it was still BUILDING.`,
     );
     expect(error).toContain(
       `Production still serves revision ${bad?.id}, which failed the smoke test.`,

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION, startEmulator } from '../emulator/index.ts';
 import { fakeCommitSha } from '../emulator/store.ts';
 import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
@@ -24,7 +24,7 @@ import { API_KEY, deployInputs } from './helpers.ts';
 let emulator: Emulator;
 emulatorPerFile((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 /** The emulator builds commit sha1(repo_ref): the workflow "checked out" that commit of main. */
 const MAIN_SHA = fakeCommitSha({ repo_ref: 'main' });
@@ -272,6 +272,7 @@ describe('skip-unchanged', () => {
     beforeAll(async () => {
       productionShaped = emulator;
       emulator = await startEmulator({
+        ...PRODUCTION,
         apiKey: API_KEY,
         stepMs: 20,
         revisionsShowSourceConfig: true,
@@ -358,7 +359,10 @@ describe('skip-unchanged', () => {
  */
 describe('skip-unchanged after a rollback or a redeploy', () => {
   const shapes = {
-    'revisions show their source_config': {},
+    'revisions show their source_config': {
+      revisionsShowSourceConfig: true,
+      revisionsNameDeployment: true,
+    },
     'production-shaped revisions': {
       revisionsShowSourceConfig: false,
       revisionsNameDeployment: false,
@@ -374,8 +378,19 @@ describe('skip-unchanged after a rollback or a redeploy', () => {
   }
 
   for (const [shape, options] of Object.entries(shapes)) {
+    // A server that redeploys an older revision (documentedRedeploy: false), which both tests
+    // need: the action's rollback and its `command: redeploy` of an older revision. Production
+    // refuses that redeploy (400): the rollback cannot start, the redeploy fails (issue 36's
+    // rollback work makes a new revision instead).
     const startShape = () =>
-      startEmulator({ apiKey: API_KEY, stepMs: 20, echoesCommands: true, ...options });
+      startEmulator({
+        ...PRODUCTION,
+        documentedRedeploy: false,
+        apiKey: API_KEY,
+        stepMs: 20,
+        echoesCommands: true,
+        ...options,
+      });
 
     it(`${shape}: a re-run after rollback-on-failure builds the new build-command, never skips`, async () => {
       server = await startShape();
@@ -445,6 +460,7 @@ describe('skip-unchanged after a rollback or a redeploy', () => {
 
   it('production-shaped revisions: the first build of a commit still skips on a re-run', async () => {
     server = await startEmulator({
+      ...PRODUCTION,
       apiKey: API_KEY,
       stepMs: 20,
       revisionsShowSourceConfig: false,

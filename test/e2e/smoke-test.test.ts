@@ -3,7 +3,7 @@
  * run as the bundle against the emulator (which also serves the app's run endpoint).
  */
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION } from '../emulator/index.ts';
 import { emulatorPerFile } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
@@ -18,7 +18,7 @@ import { ALL_SECRETS, deployInputs, ENV } from './helpers.ts';
 let emulator: Emulator;
 emulatorPerFile((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 function smokeInputs(extra: Record<string, string> = {}) {
   return deployInputs(emulator, {

@@ -3,7 +3,7 @@
  * against the emulator.
  */
 import { describe, expect, it } from 'vitest';
-import type { Emulator } from '../emulator/index.ts';
+import { type Emulator, PRODUCTION } from '../emulator/index.ts';
 import { emulatorEachTest } from '../support/emulator-hooks.ts';
 import { runAction } from '../support/run-action.ts';
 import {
@@ -21,7 +21,7 @@ import {
 let emulator: Emulator;
 emulatorEachTest((started) => {
   emulator = started;
-});
+}, PRODUCTION);
 
 function statusInputs(extra: Record<string, string> = {}) {
   return commandInputs(emulator, 'status', { name: 'agent', ...extra });

@@ -535,20 +535,25 @@ describe('createRevision (POST .../revisions, newer servers)', () => {
     ]);
   });
 
-  it.each([404, 405])(
-    'answers undefined on %i, and never sends the POST again in the run',
-    async (status) => {
-      const server = await serve((_, response) => reply(response, status, { detail: 'Not here' }));
-      const api = client(server.url);
-      expect(await api.createRevision('d', { source_revision_config: { repo_ref: 'a' } })).toBe(
-        undefined,
-      );
-      expect(await api.createRevision('d', { source_revision_config: { repo_ref: 'b' } })).toBe(
-        undefined,
-      );
-      expect(server.requests).toHaveLength(1);
-    },
-  );
+  it('answers "missing" on 405, and never sends the POST again in the run', async () => {
+    const server = await serve((_, response) => reply(response, 405, { detail: 'Not here' }));
+    const api = client(server.url);
+    const body = { source_revision_config: { repo_ref: 'a' } };
+    expect(await api.createRevision('d', body)).toEqual({ refused: 'missing' });
+    expect(await api.createRevision('d', body)).toEqual({ refused: 'missing' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('answers 404 as it came (the route, or the deployment, is missing); once told it was the route, never sends it again', async () => {
+    const server = await serve((_, response) => reply(response, 404, { detail: 'Not Found' }));
+    const api = client(server.url);
+    const body = { source_revision_config: { repo_ref: 'a' } };
+    expect(await api.createRevision('d', body)).toEqual({ refused: 404 });
+    expect(await api.createRevision('d', body)).toEqual({ refused: 404 });
+    api.revisionPostMissing();
+    expect(await api.createRevision('d', body)).toEqual({ refused: 'missing' });
+    expect(server.requests).toHaveLength(2);
+  });
 
   it('refuses a mutable deployment field before sending anything', async () => {
     const server = await serve((_, response) => reply(response, 201, { id: 'r2', status: 'X' }));

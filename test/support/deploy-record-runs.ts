@@ -11,6 +11,7 @@ import { API_KEY, deployInputs } from '../e2e/helpers.ts';
 import {
   type Emulator,
   type EmulatorOptions,
+  PRODUCTION,
   type RecordedRequest,
   startEmulator,
 } from '../emulator/index.ts';
@@ -87,6 +88,7 @@ export function deployRecordRunsPerTest(
     },
     start: async (options = {}) => {
       emulator = await startEmulator({
+        ...PRODUCTION,
         apiKey: API_KEY,
         stepMs: 20,
         secretsInAnswers: 'values',

@@ -7,7 +7,12 @@
 import { afterEach, beforeEach } from 'vitest';
 import { commandInputs, seedDeployment } from '../e2e/command-fixtures.ts';
 import { API_KEY } from '../e2e/helpers.ts';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  PRODUCTION,
+  startEmulator,
+} from '../emulator/index.ts';
 import { FAKE_GITHUB_TOKEN, type GitHubDouble, startGitHubDouble } from './github-double.ts';
 import type { ActionRun, RunActionOptions } from './run-action.ts';
 
@@ -39,7 +44,12 @@ export function prunePreviewsPerTest(
   let emulator: Emulator | undefined;
   let github: GitHubDouble | undefined;
   beforeEach(async () => {
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20, deleteAfterMs: 60 });
+    emulator = await startEmulator({
+      ...PRODUCTION,
+      apiKey: API_KEY,
+      stepMs: 20,
+      deleteAfterMs: 60,
+    });
     github = await startGitHubDouble();
   });
   afterEach(async () => {
@@ -86,7 +96,7 @@ export function prunePreviewsPerTest(
       }),
     restartEmulator: async (options) => {
       await emulator?.close();
-      emulator = await startEmulator({ apiKey: API_KEY, ...options });
+      emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, ...options });
       return emulator;
     },
     remaining: () =>

@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { ALL_SECRETS, API_KEY, deployInputs, ENV } from '../e2e/helpers.ts';
-import { type Emulator, startEmulator } from '../emulator/index.ts';
+import {
+  type Emulator,
+  type EmulatorOptions,
+  PRODUCTION,
+  startEmulator,
+} from '../emulator/index.ts';
 import { FAKE_GITHUB_TOKEN, type GitHubDouble, startGitHubDouble } from './github-double.ts';
 import { type ActionRun, findLeaks } from './run-action.ts';
 
@@ -30,13 +35,16 @@ export interface PullRequestRun {
   expectNothingLeaked(run: ActionRun): void;
 }
 
-/** A fresh emulator, GitHub double and event folder for each test of the file. */
-export function pullRequestRunPerTest(): PullRequestRun {
+/**
+ * A fresh emulator (the production rules, with `options` over them), GitHub double and event
+ * folder for each test of the scope it is called in.
+ */
+export function pullRequestRunPerTest(options: EmulatorOptions = {}): PullRequestRun {
   let emulator: Emulator | undefined;
   let github: GitHubDouble | undefined;
   let dir = '';
   beforeEach(async () => {
-    emulator = await startEmulator({ apiKey: API_KEY, stepMs: 20 });
+    emulator = await startEmulator({ ...PRODUCTION, apiKey: API_KEY, stepMs: 20, ...options });
     // The pull request's head branch is at its head commit: what the control plane builds.
     emulator.pushCommit('feature-x', HEAD_SHA);
     github = await startGitHubDouble();

@@ -64,7 +64,7 @@ export async function runInProcess(options: InProcessRunOptions): Promise<Action
   process.exitCode = undefined;
   let exitCode: number;
   try {
-    // A fresh module graph per run, as a fresh process has: main.ts keeps the run's secrets.
+    // A fresh module graph per run, as a fresh process has: no module keeps a past run's state.
     vi.resetModules();
     const { run } = await import('../../src/main.ts');
     await run({ githubClientLimits: options.githubClientLimits ?? FAST_GITHUB_CLIENT });

@@ -10,6 +10,7 @@ import { type ApiError, httpFailure, parseErrorBody } from '../../src/api/errors
 import {
   ANSWER_MASK_LIMITS,
   AnswerSecretMasks,
+  answerMasksRefusedNotice,
   cleanText,
   createRedactor,
   REDACTED,
@@ -309,6 +310,17 @@ describe('AnswerSecretMasks', () => {
     expect(first.refused[0]).toBe(`S${ANSWER_MASK_LIMITS.count}`);
     // The next answer with the same flood: nothing more, and nothing said again.
     expect(answer.take(many)).toEqual({ mask: [], refused: [] });
+  });
+
+  it('says which values are left unmasked, the first ten by name, and the bounds reached', () => {
+    expect(answerMasksRefusedNotice([])).toBeUndefined();
+    expect(answerMasksRefusedNotice(['HUGE'])).toBe(
+      "The control plane's answers carry more secret values than this run registers as masks (at most 100 values, each at most 8 KiB, 64 KiB in all): the values of HUGE are not masked. The action never prints answer bodies; a later step that prints an answer could show them.",
+    );
+    const names = Array.from({ length: 12 }, (_, index) => `S${index}`);
+    expect(answerMasksRefusedNotice(names)).toContain(
+      'the values of S0, S1, S2, S3, S4, S5, S6, S7, S8, S9 and 2 more are not masked.',
+    );
   });
 
   it('refuses a huge value and bounds the total size', () => {

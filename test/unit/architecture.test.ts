@@ -2,7 +2,8 @@
  * The shape of src/ (docs/architecture.md, "How it is built"): one folder per concern on layers
  * that import only downwards, one file per `command:` value, no loose files but the entry and
  * the edge, no file name twice, no import cycle, and no export that nothing outside its file
- * imports. Read from the source text itself, so a new file or import is judged the day it is
+ * imports; the edge alone touching the runner, the process and the real clock, and main.ts
+ * short. Read from the source text itself, so a new file or import is judged the day it is
  * written. And the read path of a wait (docs/architecture.md, "The path of one deploy"): at most
  * five files from the poll loop to undici, measured on the stack of a real read.
  */
@@ -32,6 +33,7 @@ const LAYERS = [
   'github',
   'commands/steps',
   'commands',
+  'edge',
   '.',
 ] as const;
 
@@ -240,6 +242,90 @@ describe('the import graph of src/', () => {
     expect(exportedNames('export const a = 1;\nexport { b, c as d };\nexport type E = 1;')).toEqual(
       ['a', 'E', 'b', 'd'],
     );
+  });
+});
+
+/**
+ * The edge: the two top layers, the entry and run() (index.ts, main.ts) and edge/, the pieces of
+ * the run around its command. Only they touch the runner, the process and the real clock.
+ */
+const EDGE_LAYERS: readonly string[] = ['edge', '.'];
+const isEdge = (file: string): boolean => EDGE_LAYERS.includes(dirname(file));
+
+/** Where the real clock is made (systemClock): the edge chooses it, the rest takes a Clock. */
+const REAL_CLOCK_HOME = 'wait/clock.ts';
+
+/**
+ * What only the edge does, as it shows in code (comments and import statements aside, but the
+ * runner's import). Elsewhere the environment and the real clock may be a default, which a caller
+ * (a test) overrides: a parameter's (`env = process.env`) or a missing option's (`?? systemClock`).
+ */
+const EDGE_ONLY: readonly { what: string; pattern: RegExp; imports?: true }[] = [
+  { what: 'imports @actions/core', pattern: /['"]@actions\/core['"]/, imports: true },
+  { what: 'touches the process', pattern: /\bprocess\.(?!env\b)[A-Za-z_$]/ },
+  { what: 'reads the environment', pattern: /\bprocess\.env\b/ },
+  {
+    what: 'reads the real clock',
+    pattern: /\bsystemClock\b|\bDate\.now\(|\bperformance\.now\(|\bnew Date\(\s*\)/,
+  },
+];
+
+/** A default the edge's rule allows outside it (see EDGE_ONLY). */
+const DEFAULT_VALUE =
+  /\?\?\s*(?:process\.env|systemClock)(?![.\w$])|=\s*(?:process\.env|systemClock)\s*(?=[,)])/g;
+
+/** `file: what` for each thing of EDGE_ONLY that a file outside the edge does. */
+function edgeOnlyOutside(files: readonly string[], read: (file: string) => string): string[] {
+  return files
+    .filter((file) => !isEdge(file) && file !== REAL_CLOCK_HOME)
+    .flatMap((file) => {
+      const code = codeOf(read(file));
+      const body = code.replace(/^\s*import\s[^;]*;/gm, '').replace(DEFAULT_VALUE, '');
+      return EDGE_ONLY.filter(({ pattern, imports }) => pattern.test(imports ? code : body)).map(
+        ({ what }) => `${file}: ${what}`,
+      );
+    });
+}
+
+/** run() is "inputs → command → report out"; the rest of the edge is in edge/. */
+const MAIN_LINES_MAX = 150;
+
+/** The lines of a source text, blank and comment lines included. */
+const linesOf = (source: string): number =>
+  source.split('\n').length - (source.endsWith('\n') ? 1 : 0);
+
+describe('the edge (docs/architecture.md, "How it is built")', () => {
+  it('alone touches @actions/core, the process and the real clock', () => {
+    expect(FILES.filter(isEdge).length).toBeGreaterThan(2);
+    expect(edgeOnlyOutside(FILES, readSrc)).toEqual([]);
+  });
+
+  it(`keeps main.ts at most ${MAIN_LINES_MAX} lines: inputs → command → report out`, () => {
+    expect(linesOf(readSrc('main.ts'))).toBeLessThanOrEqual(MAIN_LINES_MAX);
+  });
+
+  it('finds the runner, the process and the real clock outside the edge, and counts every line (the checks can fail)', () => {
+    const sources: Record<string, string> = {
+      'report/a.ts': "import * as core from '@actions/core';",
+      'wait/b.ts': "// process.exit(1) of old\nprocess.once('SIGTERM', stop);",
+      'api/c.ts':
+        'function f(env: Environment = process.env, clock = systemClock) {}\nconst proxy = process.env.HTTPS_PROXY;\nconst at = Date.now();',
+      'rules/d.ts':
+        "import {\n  type Clock,\n  systemClock,\n} from '../wait/clock.ts';\nconst clock = options.clock ?? systemClock;",
+      'github/e.ts': 'const clock = systemClock;\nconst env = options.env ?? process.env.CI;',
+      'edge/f.ts': "import * as core from '@actions/core';\nprocess.once('SIGINT', stop);",
+      'main.ts': 'const clock = systemClock;\nconst env = process.env;',
+    };
+    expect(edgeOnlyOutside(Object.keys(sources), (file) => sources[file] ?? '')).toEqual([
+      'report/a.ts: imports @actions/core',
+      'wait/b.ts: touches the process',
+      'api/c.ts: reads the environment',
+      'api/c.ts: reads the real clock',
+      'github/e.ts: reads the environment',
+      'github/e.ts: reads the real clock',
+    ]);
+    expect(linesOf('a;\n\n// b\n')).toBe(3);
+    expect(linesOf('x;\n'.repeat(MAIN_LINES_MAX + 1))).toBeGreaterThan(MAIN_LINES_MAX);
   });
 });
 

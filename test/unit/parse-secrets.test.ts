@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/settings/input-error.ts';
-import { parseSecrets, secretValues, unmaskedSecretNames } from '../../src/settings/secrets.ts';
+import {
+  parseSecrets,
+  secretValues,
+  unmaskedSecretNames,
+  unmaskedSecretWarnings,
+} from '../../src/settings/secrets.ts';
 
 function inputErrorOf(parse: () => unknown): InputError {
   try {
@@ -179,6 +184,21 @@ describe('secretValues', () => {
     expect(unmaskedSecretNames(secrets)).toEqual(['DEBUG']);
     expect(secretValues(secrets, 5)).toEqual(['abc\nlong-line\n}', 'long-line']);
     expect(unmaskedSecretNames(secrets, 5)).toEqual(['DEBUG', 'LOG_LEVEL', 'FLAG']);
+  });
+
+  it('warns of each secret too short to mask, by name, never with its value', () => {
+    const secrets = [
+      { name: 'DEBUG', value: '1' },
+      { name: 'REGION', value: 'eu' },
+      { name: 'TOKEN', value: 'long-enough' },
+      { name: 'EMPTY', value: '' },
+    ];
+    expect(unmaskedSecretWarnings(secrets, 4)).toEqual([
+      "Secret DEBUG is shorter than min-mask-length (4 characters): it is sent, but not masked in the log (masking so short a value would hide it everywhere in the job's log). If it is a real secret, lower min-mask-length.",
+      "Secret REGION is shorter than min-mask-length (4 characters): it is sent, but not masked in the log (masking so short a value would hide it everywhere in the job's log). If it is a real secret, lower min-mask-length.",
+    ]);
+    expect(unmaskedSecretWarnings(secrets, 2)).toHaveLength(1);
+    expect(unmaskedSecretWarnings(secrets, 1)).toEqual([]);
   });
 
   it('lists each value once, and each line of a multi-line value', () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/api/redact.ts';
 import type { Deployment } from '../../src/api/schemas.ts';
 import {
+  BUILD_ON_PUSH_DEFAULT,
   createOnlyNotices,
   type DesiredDeployment,
   planDeploy,
@@ -73,7 +74,7 @@ describe('planDeploy: create', () => {
     expect(plan.body).toEqual({
       name: 'agent',
       source: 'hosted_repo',
-      source_config: { repo_url: 'https://github.com/acme/agent' },
+      source_config: { repo_url: 'https://github.com/acme/agent', build_on_push: false },
       source_revision_config: { repo_ref: 'main', graph_config_path: 'langgraph.json' },
       secrets: [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }],
     });
@@ -81,10 +82,34 @@ describe('planDeploy: create', () => {
       { path: 'name', from: undefined, to: 'agent' },
       { path: 'source', from: undefined, to: 'hosted_repo' },
       { path: 'source_config.repo_url', from: undefined, to: 'https://github.com/acme/agent' },
+      { path: 'source_config.build_on_push', from: undefined, to: false },
       { path: 'source_revision_config.repo_ref', from: undefined, to: 'main' },
       { path: 'source_revision_config.graph_config_path', from: undefined, to: 'langgraph.json' },
       { path: 'secrets.OPENAI_API_KEY', from: undefined, to: REDACTED },
     ]);
+  });
+
+  it.each([
+    ['empty: false, and the plan says why', undefined, false, [BUILD_ON_PUSH_DEFAULT]],
+    ['true: as asked', true, true, []],
+    ['false: as asked', false, false, []],
+  ] as const)(
+    'sends build_on_push on a hosted_repo create, build-on-push %s',
+    (_, input, sent, said) => {
+      const sourceConfig = {
+        repo_url: 'https://github.com/acme/agent',
+        ...(input === undefined ? {} : { build_on_push: input }),
+      };
+      const plan = planDeploy(desired({ sourceConfig }), undefined);
+      expect(plan.action === 'create' && plan.body.source_config.build_on_push).toBe(sent);
+      expect(plan.action === 'create' && plan.defaults).toEqual(said);
+      expect(planToJson(plan, 'agent').defaults).toEqual(said.length > 0 ? said : undefined);
+    },
+  );
+
+  it('leaves build_on_push to the server on an update with build-on-push empty', () => {
+    const plan = planDeploy(desired(), existing({}));
+    expect(plan.action === 'patch' && plan.body.source_config?.build_on_push).toBeFalsy();
   });
 
   it('sends an empty secrets list when there are none (the API requires the field)', () => {

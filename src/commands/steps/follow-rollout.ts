@@ -63,6 +63,11 @@ interface RolloutOptions {
    * follows more than one rollout within one wait-timeout.
    */
   deadline?: number;
+  /**
+   * What the revisions list showed when this run's revision was proven: the revision (its first
+   * observation, no read needed) and the newest revisions (the typical rollout, no read needed).
+   */
+  listed?: { revision?: Revision | undefined; newest?: readonly Revision[] | undefined };
 }
 
 /** What following one revision found out. */
@@ -116,7 +121,13 @@ export async function followRevision(
       }
     : undefined;
 
+  const seen = options.listed?.revision?.id === revisionId ? options.listed.revision : undefined;
   if (!settings.wait) {
+    if (seen !== undefined) {
+      stream?.observe(seen.status);
+      ctx.record.revisionSeen(seen.id, seen.status);
+      return { revisionId, revision: seen };
+    }
     const readOnce = () => client.getRevision(deployment.id, revisionId, { signal: ctx.signal });
     const revision = afterWrite
       ? await readAfterWrite(readOnce, { ...afterWrite, clock: ctx.clock, signal: ctx.signal })
@@ -129,7 +140,7 @@ export async function followRevision(
   const polling = revisionPolling(
     settings.pollInterval,
     settings.pollInterval.kind === 'auto' && options.created !== true
-      ? await typicalRollout(ctx, deployment.id, revisionId)
+      ? await typicalRollout(ctx, deployment.id, revisionId, options.listed?.newest)
       : undefined,
     client,
   );
@@ -147,6 +158,7 @@ export async function followRevision(
       revisionReader(client, deployment.id, revisionId),
       stream,
       afterWrite,
+      seen,
     ),
   );
   // The command's deadline bounded everything up to here; what follows has its own bounds.
@@ -260,16 +272,20 @@ const HISTORY_REVISIONS = 10;
 
 /**
  * How long the deployment's earlier revisions took to be DEPLOYED (poll-schedule.ts), from one
- * read of its newest revisions; undefined when that read fails or tells nothing: the schedule
- * then follows the statuses alone.
+ * read of its newest revisions (or those `listed` just before, without a read); undefined when
+ * that read fails or tells nothing: the schedule then follows the statuses alone.
  */
 async function typicalRollout(
   ctx: Pick<CommandContext, 'client' | 'signal' | 'log'>,
   deploymentId: string,
   revisionId: string,
+  listed: readonly Revision[] | undefined,
 ): Promise<number | undefined> {
   try {
-    const typical = await readTypicalRollout(ctx.client, deploymentId, revisionId, ctx.signal);
+    const typical =
+      listed === undefined
+        ? await readTypicalRollout(ctx.client, deploymentId, revisionId, ctx.signal)
+        : typicalRolloutMs(listed, revisionId);
     if (typical !== undefined) {
       ctx.log.info(
         `Earlier revisions took ${formatDuration(typical)} to be DEPLOYED (median): reads close in on that moment.`,
@@ -319,12 +335,14 @@ export function waitInLogGroup(
   read: PollOptions<Revision>['read'],
   stream?: Pick<BuildLogStream, 'observe' | 'finish'>,
   afterWrite?: PollOptions<Revision>['afterWrite'],
+  initial?: Revision,
 ): Promise<WaitOutcome<Revision>> {
   const { log } = ctx;
   return log.group(`Waiting for revision ${revisionId} to be DEPLOYED`, async () => {
     const outcome = await waitForRevision({
       read,
       afterWrite,
+      initial,
       ...(stream ? { onRevision: (revision: Revision) => stream.observe(revision.status) } : {}),
       clock: ctx.clock,
       pollIntervalMs: polling.pollIntervalMs,
