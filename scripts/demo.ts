@@ -24,14 +24,10 @@ import { runnerLogView, summaryView } from '../test/support/runner-view.ts';
 const API_KEY = 'demo-api-key';
 const PR_NUMBER = 12;
 const PR_HEAD = 'f'.repeat(40);
-// The production service's documented rules (PRODUCTION), but one: there a hosted_repo revision
-// shows no repo_commit_sha until it is BUILDING, and the action, which still proves a PATCH's
-// revision by this run's commit (rules/revision-proof.ts; issue 35 drops the commit from the
-// proof), only finds it then: run 3's log and timeline would start at BUILDING. Its commit is
-// fixed when it is made here, the push's, as a build that starts at once would take.
+// The production service's documented rules (PRODUCTION): a hosted_repo revision shows its commit
+// once BUILDING, and the action proves its revision by the ref, never the commit.
 const emulator = await startEmulator({
   ...PRODUCTION,
-  buildsRefAtBuildTime: false,
   apiKey: API_KEY,
   stepMs: 300,
 });

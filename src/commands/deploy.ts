@@ -14,7 +14,7 @@ import {
   type GraphConfigReport,
   type RevisionReport,
 } from '../report/types.ts';
-import { type BuildUnderWay, decideBuildUnderWay, runCommitFor } from '../rules/build-under-way.ts';
+import { type BuildUnderWay, decideBuildUnderWay } from '../rules/build-under-way.ts';
 import { type BuiltCommitTold, recordedCommit } from '../rules/built-commit.ts';
 import {
   createOnlyNotices,
@@ -29,6 +29,7 @@ import { redeployIdentity, runIdentity } from '../rules/revision-proof.ts';
 import { buildOnPushWarning, PLANNED_REVISION_WRITE } from '../rules/revision-write.ts';
 import { decideSkip, type SkipDecision, type SkipInput } from '../rules/skip.ts';
 import { InputError } from '../settings/input-error.ts';
+import { classifyRevisionStatus } from '../wait/revision.ts';
 import { checkGraphConfigFile } from './steps/check-graph-config.ts';
 import { checkListenerServes } from './steps/check-listener.ts';
 import { type CommandContext, endedBy, type Logger } from './steps/command-context.ts';
@@ -62,7 +63,7 @@ import {
   rollbackVerdict,
 } from './steps/rollback-on-failure.ts';
 import { type SmokeTestRun, smokeTestIfAsked, smokeTestVerdict } from './steps/smoke-test.ts';
-import { tellBuiltCommit } from './steps/tell-built-commit.ts';
+import { judgeCommitOf, tellBuiltCommit } from './steps/tell-built-commit.ts';
 
 /** How the deployment's write went. */
 type WriteResult =
@@ -632,16 +633,14 @@ async function lookForBuildUnderWay(
       ctx.log.debug(`Could not read the latest revision ${latestId}: ${messageOf(error)}`);
     }
   }
+  const identity = runIdentity(
+    existing.source ?? ctx.settings.source,
+    plan.body.source_revision_config,
+  );
   const underWay = decideBuildUnderWay({
     latest,
-    identity: runIdentity(existing.source ?? ctx.settings.source, plan.body.source_revision_config),
-    runCommit: runCommitFor(
-      existing.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
-      {
-        ...(ctx.github ? { serverUrl: ctx.github.serverUrl, repository: repositoryOf(ctx) } : {}),
-        commit: ctx.workflow?.commit,
-      },
-    ),
+    identity,
+    commit: await latestCommitJudged(ctx, existing, latest, identity),
     changes: plan.changes.map((change) => change.path),
     unverified: plan.unverified,
     secrets: ctx.settings.secrets,
@@ -652,10 +651,32 @@ async function lookForBuildUnderWay(
   return listing;
 }
 
-/** `owner/repo` of the workflow run; undefined outside GitHub Actions. */
-function repositoryOf(ctx: CommandContext): string | undefined {
-  const { github } = ctx;
-  return github?.owner && github.repo ? `${github.owner}/${github.repo}` : undefined;
+/**
+ * How the commit of a build under way of this run's ref stands to the run's commit
+ * (rules/built-commit.ts, GitHub's comparison where it asks): only for a pending revision of
+ * that ref that shows a commit, so that no other deploy asks GitHub anything here.
+ */
+async function latestCommitJudged(
+  ctx: CommandContext,
+  existing: Deployment,
+  latest: Revision | undefined,
+  identity: ReturnType<typeof runIdentity>,
+): Promise<BuiltCommitTold | undefined> {
+  const config = latest?.source_revision_config;
+  if (
+    latest === undefined ||
+    identity?.kind !== 'ref' ||
+    config?.repo_ref !== identity.repoRef ||
+    !config.repo_commit_sha ||
+    classifyRevisionStatus(latest.status) !== 'pending'
+  ) {
+    return undefined;
+  }
+  return judgeCommitOf(
+    ctx,
+    describeRevision(latest),
+    existing.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
+  );
 }
 
 /**
@@ -935,6 +956,8 @@ async function redeployForRetry(
       before: [...existed.before, failedRevisionId],
       listed: existed.listed,
       deadline,
+      // Redeploys keep their own rule: the first read that shows one, the answer counting too.
+      rule: 'redeploy',
       restarted: {
         revisionId: failedRevisionId,
         failedStatus: RETRIED_STATUS,

@@ -7,12 +7,12 @@
  * run follows it and writes nothing: a second build of the same state would only supersede it.
  * "What this run deploys": the same ref (hosted_repo) or image; a commit not fetched yet, this
  * run's commit, or one that contains it (the service builds the ref as it stands, so a newer head
- * is still this run's change); the deployment's secrets equal to the run's where the answer shows
+ * is still this run's change; rules/built-commit.ts tells, with GitHub's comparison); the deployment's secrets equal to the run's where the answer shows
  * their values; and nothing else the run would change. In doubt, the run writes.
  */
 import type { Secret } from '../api/schemas.ts';
-import { sameRepository } from '../settings/url.ts';
 import { classifyRevisionStatus } from '../wait/revision.ts';
+import type { BuiltCommitTold } from './built-commit.ts';
 import type { RevisionCandidate, RunIdentity } from './revision-proof.ts';
 
 /** The deployment's latest revision, as read before the write. */
@@ -25,15 +25,10 @@ export interface BuildUnderWayInput {
   /** What the run deploys: its ref or image. */
   identity: RunIdentity | undefined;
   /**
-   * The run's commit, when the deployment builds the workflow's own repository (runCommitFor);
-   * undefined for another repository, whose commits the run does not know.
+   * How the latest revision's commit stands to the run's (rules/built-commit.ts, with GitHub's
+   * comparison where it asks for one): only read when the revision shows a commit.
    */
-  runCommit: string | undefined;
-  /**
-   * Whether the latest revision's commit contains the run's (GitHub's compare: `ahead`); undefined
-   * when it was not asked, or could not be told.
-   */
-  containsRunCommit?: boolean | undefined;
+  commit?: Pick<BuiltCommitTold, 'relation' | 'runCommit'> | undefined;
   /** The fields the run's write would change (the plan's changes), and those it cannot compare. */
   changes: readonly string[];
   unverified: readonly string[];
@@ -70,7 +65,8 @@ export function decideBuildUnderWay(input: BuildUnderWayInput): BuildUnderWay {
   } else if (config.repo_ref !== identity.repoRef) {
     return notFollowed(`it builds ref ${show(config.repo_ref)}, this run ${identity.repoRef}`);
   }
-  const commit = identity.kind === 'ref' ? commitAgreement(config.repo_commit_sha, input) : '';
+  const commit =
+    identity.kind === 'ref' ? commitAgreement(config.repo_commit_sha, input.commit) : '';
   if (typeof commit !== 'string') return notFollowed(commit.differs);
   const changed = [...input.changes, ...input.unverified];
   if (changed.length > 0) {
@@ -95,20 +91,27 @@ export function decideBuildUnderWay(input: BuildUnderWayInput): BuildUnderWay {
 /** ", at this run's commit X" when the commit agrees, or why it does not. */
 function commitAgreement(
   built: string | null | undefined,
-  { runCommit, containsRunCommit }: Pick<BuildUnderWayInput, 'runCommit' | 'containsRunCommit'>,
+  commit: BuildUnderWayInput['commit'],
 ): string | { differs: string } {
   if (typeof built !== 'string' || built === '') return ', its commit not fetched yet';
-  if (runCommit === undefined) {
-    return {
-      differs: `it builds commit ${built}, and this run cannot tell whether that holds its change (another repository, or no commit known)`,
-    };
+  switch (commit?.relation) {
+    case 'same':
+      return `, at this run's commit ${built}`;
+    case 'contains':
+      return `, at commit ${built}, which contains this run's ${commit.runCommit ?? ''}`;
+    case 'not-contained':
+      return {
+        differs: `it builds commit ${built}, which does not contain this run's ${commit.runCommit ?? ''} (GitHub's comparison)`,
+      };
+    case 'unchecked':
+      return {
+        differs: `it builds commit ${built}, not this run's ${commit.runCommit ?? ''}, and whether it contains it could not be checked`,
+      };
+    default:
+      return {
+        differs: `it builds commit ${built}, and this run cannot tell whether that holds its change (another repository, another ref, or no commit known)`,
+      };
   }
-  if (built.toLowerCase() === runCommit.toLowerCase()) return `, at this run's commit ${built}`;
-  if (containsRunCommit === true)
-    return `, at commit ${built}, which contains this run's ${runCommit}`;
-  return {
-    differs: `it builds commit ${built}, this run's is ${runCommit}${containsRunCommit === false ? ' (and it does not contain it)' : ''}`,
-  };
 }
 
 /** The names of the run's secrets the answer does not show with the same value. */
@@ -122,22 +125,6 @@ function secretsNotShownEqual(
       return typeof held?.value !== 'string' || held.value !== secret.value;
     })
     .map((secret) => secret.name);
-}
-
-/**
- * The run's commit as far as the deployment's builds go: the workflow's commit when the
- * deployment builds the workflow's own repository (its `repo_url` is
- * `GITHUB_SERVER_URL/GITHUB_REPOSITORY`); undefined for another repository, or an unknown one.
- */
-export function runCommitFor(
-  repoUrl: string | null | undefined,
-  workflow: { serverUrl?: string; repository?: string; commit?: string | undefined },
-): string | undefined {
-  const { serverUrl, repository, commit } = workflow;
-  if (!repoUrl || !serverUrl || !repository || !commit) return undefined;
-  return sameRepository(repoUrl, `${serverUrl.replace(/\/+$/, '')}/${repository}`)
-    ? commit
-    : undefined;
 }
 
 function show(value: unknown): string {

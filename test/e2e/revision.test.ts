@@ -18,6 +18,7 @@ import {
 } from '../emulator/index.ts';
 import { fakeCommitSha } from '../emulator/store.ts';
 import { EMULATOR_MODES } from '../support/emulator-hooks.ts';
+import { FAKE_GITHUB_TOKEN, startGitHubDouble } from '../support/github-double.ts';
 import { MAIN_COMMIT, runAction } from '../support/run-action.ts';
 import {
   deployedDeployment,
@@ -671,6 +672,45 @@ describe.each(EMULATOR_MODES)('under the %s emulator', (mode, preset) => {
       expect(rerun.outputs['revision-id']).toBe(building);
       expect(rerun.outputs['revision-status']).toBe('DEPLOYED');
       expectCleanRun(rerun, emulator);
+    });
+
+    it.each([
+      ['contains this run’s (GitHub: ahead): followed', 'ahead', true],
+      ['does not contain it (GitHub: diverged): not followed', 'diverged', false],
+    ] as const)('a push build of a newer commit that %s', async (_, status, followed) => {
+      const newer = 'f'.repeat(40);
+      const { emulator, build } = await pushBuildUnderWay(newer);
+      const github = await startGitHubDouble();
+      try {
+        github.seedComparison(MAIN_COMMIT, newer, status);
+
+        const run = await runAction({
+          inputs: deployInputs(emulator, {
+            'build-on-push': 'true',
+            'github-token': FAKE_GITHUB_TOKEN,
+            'wait-timeout': '20s',
+          }),
+          env: { ...ENV, GITHUB_API_URL: github.url },
+        });
+
+        expect(run.exitCode).toBe(0);
+        const compared = github.requests.filter((request) => request.path.includes('/compare/'));
+        expect(compared.map((request) => request.path)[0]).toBe(
+          `/repos/acme/agent/compare/${MAIN_COMMIT}...${newer}`,
+        );
+        if (followed) {
+          expect(writesIn(emulator.requests)).toEqual([]);
+          expect(run.outputs['revision-id']).toBe(build);
+          expect(run.stdout).toContain(
+            `at commit ${newer}, which contains this run's ${MAIN_COMMIT}`,
+          );
+        } else {
+          expect(run.outputs['revision-id']).not.toBe(build);
+          expect(run.stdout).toContain(`which does not contain this run's ${MAIN_COMMIT}`);
+        }
+      } finally {
+        await github.close();
+      }
     });
 
     it('a build of another commit it cannot tell contains this run’s is not followed', async () => {

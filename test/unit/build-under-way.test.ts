@@ -3,7 +3,6 @@ import {
   type BuildUnderWay,
   type BuildUnderWayInput,
   decideBuildUnderWay,
-  runCommitFor,
 } from '../../src/rules/build-under-way.ts';
 
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
@@ -19,7 +18,7 @@ function input(change: Partial<BuildUnderWayInput> = {}): BuildUnderWayInput {
       source_revision_config: { repo_ref: 'main', repo_commit_sha: SHA },
     },
     identity: { kind: 'ref', repoRef: 'main' },
-    runCommit: SHA,
+    commit: { relation: 'same' },
     changes: [],
     unverified: [],
     secrets: [{ name: 'OPENAI_API_KEY', value: 'v1' }],
@@ -65,20 +64,23 @@ describe('decideBuildUnderWay', () => {
           status: 'BUILDING',
           source_revision_config: { repo_ref: 'main', repo_commit_sha: NEWER },
         },
-        containsRunCommit: true,
+        commit: { relation: 'contains', runCommit: SHA },
       },
       expected: follows(`, at commit ${NEWER}, which contains this run's ${SHA}`),
     },
     {
-      name: 'another commit, not known to contain this run’s: written',
+      name: 'another commit, whether it contains this run’s not checked (no token, GitHub down): written',
       given: {
         latest: {
           id: 'r2',
           status: 'BUILDING',
           source_revision_config: { repo_ref: 'main', repo_commit_sha: NEWER },
         },
+        commit: { relation: 'unchecked', runCommit: SHA },
       },
-      expected: writes(`it builds commit ${NEWER}, this run's is ${SHA}`),
+      expected: writes(
+        `it builds commit ${NEWER}, not this run's ${SHA}, and whether it contains it could not be checked`,
+      ),
     },
     {
       name: 'another commit that does not contain this run’s: written, saying so',
@@ -88,17 +90,17 @@ describe('decideBuildUnderWay', () => {
           status: 'BUILDING',
           source_revision_config: { repo_ref: 'main', repo_commit_sha: NEWER },
         },
-        containsRunCommit: false,
+        commit: { relation: 'not-contained', runCommit: SHA },
       },
       expected: writes(
-        `it builds commit ${NEWER}, this run's is ${SHA} (and it does not contain it)`,
+        `it builds commit ${NEWER}, which does not contain this run's ${SHA} (GitHub's comparison)`,
       ),
     },
     {
       name: 'another repository’s commit fetched already cannot be told: written',
-      given: { runCommit: undefined },
+      given: { commit: { relation: 'not-compared' } },
       expected: writes(
-        `it builds commit ${SHA}, and this run cannot tell whether that holds its change (another repository, or no commit known)`,
+        `it builds commit ${SHA}, and this run cannot tell whether that holds its change (another repository, another ref, or no commit known)`,
       ),
     },
     {
@@ -142,7 +144,7 @@ describe('decideBuildUnderWay', () => {
       given: {
         identity: { kind: 'image', imageUri: IMAGE },
         latest: { id: 'r2', status: 'BUILDING', source_revision_config: { image_uri: IMAGE } },
-        runCommit: undefined,
+        commit: undefined,
       },
       expected: follows('', 'BUILDING', `image ${IMAGE}`),
     },
@@ -184,26 +186,5 @@ describe('decideBuildUnderWay', () => {
 
   it('no latest revision: written', () => {
     expect(decideBuildUnderWay(input({ latest: undefined }))).toEqual({ kind: 'write' });
-  });
-});
-
-describe('runCommitFor', () => {
-  const workflow = {
-    serverUrl: 'https://github.com',
-    repository: 'acme/agent',
-    commit: SHA,
-  };
-  it.each([
-    ['the workflow’s own repository', 'https://github.com/acme/agent', SHA],
-    ['spelled another way', 'https://github.com/Acme/Agent.git', SHA],
-    ['another repository (a deploy repository)', 'https://github.com/acme/deploy', undefined],
-    ['another host', 'https://github.example.com/acme/agent', undefined],
-    ['unknown', undefined, undefined],
-  ])('%s', (_, repoUrl, expected) => {
-    expect(runCommitFor(repoUrl, workflow)).toBe(expected);
-  });
-
-  it('is undefined outside a workflow', () => {
-    expect(runCommitFor('https://github.com/acme/agent', { commit: SHA })).toBeUndefined();
   });
 });

@@ -19,7 +19,24 @@ export async function tellBuiltCommit(
   /** The deployment's repo_url: the last answer's, else the input's. */
   repoUrl: string | undefined,
 ): Promise<BuiltCommitTold> {
-  const { github, log } = ctx;
+  const { log } = ctx;
+  const told = await judgeCommitOf(ctx, revision, repoUrl);
+  if (told.annotation?.level === 'warning') log.warning(told.annotation.message);
+  else if (told.annotation?.level === 'notice') log.notice(told.annotation.message);
+  else log.info(told.line);
+  return told;
+}
+
+/**
+ * How the commit of `revision` stands to the run's, GitHub asked where the rule says, nothing
+ * logged: tellBuiltCommit's judgement, and a build already under way's (deploy.ts).
+ */
+export async function judgeCommitOf(
+  ctx: Pick<CommandContext, 'settings' | 'github' | 'workflow' | 'log' | 'signal'>,
+  revision: Pick<RevisionReport, 'id' | 'commitSha' | 'repoRef'>,
+  repoUrl: string | undefined,
+): Promise<BuiltCommitTold> {
+  const { github } = ctx;
   const facts: BuiltCommitFacts = {
     revisionId: revision.id,
     built: revision.commitSha,
@@ -35,9 +52,6 @@ export async function tellBuiltCommit(
     step.kind === 'compare' ? judgeBuiltCommit(facts, await compared(ctx, step)) : step;
   // A cancelled job ends as cancelled, not with a comparison it stopped.
   ctx.signal.throwIfAborted();
-  if (told.annotation?.level === 'warning') log.warning(told.annotation.message);
-  else if (told.annotation?.level === 'notice') log.notice(told.annotation.message);
-  else log.info(told.line);
   return told;
 }
 
