@@ -283,7 +283,7 @@ function resetHint(headers) {
 }
 /**
  * GitHub's error text (or a network error's), on one line. Not cut here: the reporter's log
- * (main.ts) takes every message through the one text pipeline, which cuts only after secrets
+ * (edge/runner-log.ts) takes every message through the one text pipeline, which cuts only after secrets
  * are redacted.
  */
 function serverMessage(message) {
@@ -1043,9 +1043,9 @@ var needs_reporting = __webpack_require__(2745);
 ;// CONCATENATED MODULE: ./src/github/reporting.ts
 /**
  * The GitHub side of a run: a GitHub deployment (environment) around deploy/redeploy, its
- * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it (main.ts
- * imports it lazily, through octokit-chunk.ts), so runs without GitHub reporting never pay for
- * Octokit.
+ * deactivation on delete, and the sticky PR comment. Loaded only when a run needs it
+ * (reporting-loader.ts imports it lazily, through octokit-chunk.ts), so runs without GitHub
+ * reporting never pay for Octokit.
  * Nothing here fails a run: every GitHub problem is a warning (see octokit.ts).
  */
 
@@ -1118,7 +1118,7 @@ class GitHubReporting {
     }
     /**
      * After the command: close the GitHub deployment and update the PR comment. The report is
-     * already redacted (main.ts): what it holds may be shown.
+     * already redacted (edge/publish.ts): what it holds may be shown.
      */
     async finish(report) {
         await this.#finishDeployment(report);
