@@ -597,7 +597,8 @@ describe.each(EMULATOR_MODES)('under the %s emulator', (mode, preset) => {
       });
       expect(first.exitCode).toBe(0);
       const deploymentId = first.outputs['deployment-id'] ?? '';
-      emulator.scriptRevision('agent', { outcome: 'deploy', phaseMs: [20, 20, 20, 2_500] });
+      // BUILDING lasts long enough for the run to start on a busy machine (real time).
+      emulator.scriptRevision('agent', { outcome: 'deploy', phaseMs: [20, 20, 20, 6_000] });
       // Production builds the push by itself; the permissive server is told to (the UI's way).
       const [pushed] = emulator.pushCommit('main', sha, 'https://github.com/acme/agent');
       const build = pushed?.revisionId ?? emulator.startRevision(deploymentId).id;
@@ -655,7 +656,8 @@ describe.each(EMULATOR_MODES)('under the %s emulator', (mode, preset) => {
       });
       expect((await runAction({ inputs: quickStart, env: ENV })).exitCode).toBe(0);
       // The next push: its job's runner is lost while the revision builds.
-      emulator.scriptRevision('agent', { outcome: 'deploy', phaseMs: [20, 20, 20, 3_000] });
+      // BUILDING outlasts the lost run's end and the re-run's start on a busy machine (real time).
+      emulator.scriptRevision('agent', { outcome: 'deploy', phaseMs: [20, 20, 20, 8_000] });
       const lost = await runAction({
         inputs: quickStart,
         env: ENV,

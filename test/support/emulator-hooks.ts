@@ -17,8 +17,11 @@ import {
   startEmulator,
 } from '../emulator/index.ts';
 
-/** The e2e tests' key, and a status every 20 ms. */
-const E2E_EMULATOR: EmulatorOptions = { apiKey: API_KEY, stepMs: 20 };
+/**
+ * The production service's rules (a file or test overrides single options, or runs under
+ * EMULATOR_MODES), the e2e tests' key, and a status every 20 ms.
+ */
+const E2E_EMULATOR: EmulatorOptions = { ...PRODUCTION, apiKey: API_KEY, stepMs: 20 };
 
 /** One emulator for the file, started before its first test, reset before each, closed after. */
 export function emulatorPerFile(
