@@ -523,7 +523,7 @@ async function rebuildAndFollow(
     deployment.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
   );
   if (plan.kind === 'refuse') {
-    ctx.log.info(`No new revision in its place: ${plan.why}`);
+    ctx.log.info(`No new revision can be made in its place. ${plan.why}`);
     way.cannot = { reason: plan.reason, nextStep: plan.nextStep };
     return;
   }

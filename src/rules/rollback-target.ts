@@ -12,7 +12,8 @@
  * - When production (active_revision_id) serves the newest release, roll back to `previous`.
  *   When it serves older code, the rollback has been done already: nothing is sent.
  * - When a revision with `previous`'s code is still rolling out (a rollback whose wait was cut
- *   short), that one is followed instead of starting another.
+ *   short; before its build has fetched a commit, one of `previous`'s tag), that one is followed
+ *   instead of starting another.
  */
 import type { Revision } from '../api/schemas.ts';
 import { classifyRevisionStatus } from '../wait/revision.ts';
@@ -42,6 +43,23 @@ export function codeOf(revision: Revision): string {
   if (config?.repo_commit_sha) return `commit:${config.repo_commit_sha}`;
   if (config?.image_uri) return `image:${config.image_uri}`;
   return `revision:${revision.id}`;
+}
+
+/**
+ * Whether a pending revision will run `to`'s code: the same code, or, before its build has
+ * fetched a commit (the service builds a ref as it stands when the build runs), the same tag as
+ * `to` (a tag never moves). A branch without a commit yet may build a newer head: not counted.
+ */
+function buildsCodeOf(pending: Revision, to: Revision): boolean {
+  if (codeOf(pending) === codeOf(to)) return true;
+  const config = pending.source_revision_config;
+  const ref = config?.repo_ref;
+  return (
+    !config?.repo_commit_sha &&
+    typeof ref === 'string' &&
+    ref.startsWith('refs/tags/') &&
+    ref === to.source_revision_config?.repo_ref
+  );
 }
 
 /**
@@ -82,7 +100,7 @@ export function planRollback(
   if (to === undefined) return { kind: 'nothing-before', active };
   const rollingOut = ordered.findLast(
     (revision) =>
-      classifyRevisionStatus(revision.status) === 'pending' && codeOf(revision) === codeOf(to),
+      classifyRevisionStatus(revision.status) === 'pending' && buildsCodeOf(revision, to),
   );
   const newest = ordered.at(-1);
   // Only the newest revision can still become active: an older pending one will be SKIPPED.

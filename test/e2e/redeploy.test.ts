@@ -519,6 +519,34 @@ describe.each(EMULATOR_MODES)('under the %s emulator', (mode, preset) => {
         expectCleanRun(run, emulator);
       });
 
+      it('a new revision of the previous tag still rolling out (the first job was cut short) is followed, not made again', async () => {
+        const deployment = await deployedDeployment(emulator, 'agent', 'refs/tags/v1');
+        const patched = await seedRevision(emulator, deployment.id, 'refs/tags/v2');
+        await untilRevision(emulator, deployment.id, patched.latest_revision_id ?? '', 'DEPLOYED');
+        // The first rollback job's new revision of v1, its wait cut short: one status per read,
+        // so it has not fetched its commit yet when the run starts, however slow the machine.
+        emulator.scriptRevision('agent', { outcome: 'deploy', stepEachRead: true });
+        const rebuilt = await seedRevision(emulator, deployment.id, 'refs/tags/v1');
+        const rollingOut = rebuilt.latest_revision_id ?? '';
+        expect(
+          emulator.revisions(deployment.id)[2]?.source_revision_config?.repo_commit_sha,
+        ).toBeUndefined();
+        const before = emulator.requests.length;
+
+        const run = await redeployRun('previous');
+
+        expect(run.exitCode).toBe(0);
+        expect(writesIn(emulator.requests.slice(before))).toEqual([]);
+        expect(emulator.revisions(deployment.id)).toHaveLength(3);
+        expect(run.stdout).toContain(`already rolling out as revision ${rollingOut}`);
+        expect(run.outputs).toMatchObject({
+          'revision-id': rollingOut,
+          'revision-status': 'DEPLOYED',
+          'active-revision-id': rollingOut,
+        });
+        expectCleanRun(run, emulator);
+      });
+
       it('the latest DEPLOYED revision is redeployed as itself: its end is seen by its updated_at', async () => {
         const deployment = await deployedDeployment(emulator, 'agent', 'main');
         const own = deployment.latest_revision_id ?? '';

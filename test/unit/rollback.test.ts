@@ -129,6 +129,32 @@ describe('planRollback', () => {
     });
   });
 
+  it.each<[string, string, boolean]>([
+    ['the same tag', 'refs/tags/v1', true],
+    ['another tag', 'refs/tags/v2', false],
+    ['a branch (its head may have moved)', 'main', false],
+  ])(
+    'a pending revision with no commit yet (built as its ref stands) of %s: followed only for that tag',
+    (_name, pendingRef, followed) => {
+      const tagged = (id: string, ref: string, sha?: string, status = 'DEPLOYED'): Revision => {
+        const revision = rev(id, sha, status);
+        return {
+          ...revision,
+          source_revision_config: {
+            ...revision.source_revision_config,
+            repo_ref: ref,
+          },
+        };
+      };
+      const r1 = tagged('r1', 'refs/tags/v1', 'a');
+      const r2 = tagged('r2', 'main', 'b');
+      const r3 = tagged('r3', pendingRef, undefined, 'QUEUED');
+      expect(planRollback(listed(r1, r2, r3), 'r2').kind).toBe(
+        followed ? 'in-progress' : 'rollback',
+      );
+    },
+  );
+
   it('does not follow a pending revision with other code: it rolls back', () => {
     const r1 = rev('r1', 'a');
     const r2 = rev('r2', 'b');

@@ -219,7 +219,7 @@ async function rebuildInstead(
     current?.source_config?.repo_url ?? ctx.settings.sourceConfig.repo_url,
   );
   if (plan.kind === 'refuse') {
-    ctx.log.info(`No new revision in its place: ${plan.why}`);
+    ctx.log.info(`No new revision can be made in its place. ${plan.why}`);
     return {
       kind: 'cannot',
       cannot: { refusal: refused.why, reason: plan.reason, nextStep: plan.nextStep },
