@@ -44,6 +44,7 @@ import {
 } from './steps/follow-rollout.ts';
 import {
   findRevisionOfThisRun,
+  lookOptionsOf,
   lostAnswerText,
   type RevisionsBefore,
   revisionsBefore,
@@ -746,19 +747,7 @@ async function updateDeployment(
     : undefined;
   const found = await findRevisionOfThisRun(
     ctx,
-    {
-      ...write,
-      ...(waitDeadline === undefined ? {} : { deadline: waitDeadline }),
-      ...(write.by === 'lost'
-        ? {
-            lost: {
-              sent: write.sent,
-              error: write.error,
-              ...(write.tookEffect === undefined ? {} : { tookEffect: write.tookEffect }),
-            },
-          }
-        : {}),
-    },
+    lookOptionsOf(write, waitDeadline),
     runIdentity(existing.source ?? ctx.settings.source, plan.body.source_revision_config),
   );
   if (found.revisionId === undefined) {

@@ -408,6 +408,29 @@ interface Look {
 }
 
 /**
+ * What the look for a PATCH's revision (or a lost write's) takes from the write: its lists, the
+ * deadline, and for a lost answer what was sent and what took effect before it.
+ */
+export function lookOptionsOf(
+  write: Extract<RevisionWrite, { by: 'patch' | 'lost' }>,
+  deadline: number | undefined,
+) {
+  return {
+    ...write,
+    ...(deadline === undefined ? {} : { deadline }),
+    ...(write.by === 'lost'
+      ? {
+          lost: {
+            sent: write.sent,
+            error: write.error,
+            ...(write.tookEffect === undefined ? {} : { tookEffect: write.tookEffect }),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
  * This run's revision after a write that does not answer it (a PATCH, a lost answer, a
  * redeploy): proven from the revisions list by rules/revision-proof.ts, never the newest listed
  * one unchecked. A deploy's write (`rule: 'deploy'`, the default) is judged once the list has

@@ -16,7 +16,7 @@ import {
 } from '../../rules/redeploy-rule.ts';
 import type { Settings } from '../../settings/inputs.ts';
 import type { CommandContext } from './command-context.ts';
-import { findRevisionOfThisRun, writeNewRevision } from './new-revision.ts';
+import { findRevisionOfThisRun, lookOptionsOf, writeNewRevision } from './new-revision.ts';
 
 /** How a redeploy went: the service's answer, or its documented refusal. */
 export type RedeploySent =
@@ -183,23 +183,7 @@ export async function writeRebuild(
     };
   }
   // A write whose answer was lost may have made the revision: it is looked for all the same.
-  const found = await findRevisionOfThisRun(
-    ctx,
-    {
-      ...write,
-      ...(deadline === undefined ? {} : { deadline }),
-      ...(write.by === 'lost'
-        ? {
-            lost: {
-              sent: write.sent,
-              error: write.error,
-              ...(write.tookEffect === undefined ? {} : { tookEffect: write.tookEffect }),
-            },
-          }
-        : {}),
-    },
-    plan.identity,
-  );
+  const found = await findRevisionOfThisRun(ctx, lookOptionsOf(write, deadline), plan.identity);
   return found.revisionId === undefined
     ? { why: found.why, nextStep: found.nextStep }
     : {
